@@ -1,0 +1,78 @@
+"""One error root for everything sqlequiv reports as bad input.
+
+Every error carries structured fields (which side of the check it concerns, a
+machine-readable ``kind`` and, where known, a line and column) so the CLI and
+the verdict can show them without parsing strings.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Side = Literal["candidate", "reference", "schema", "options"]
+
+
+class SqlequivError(Exception):
+    """Base class of every error sqlequiv raises on purpose.
+
+    Example:
+        >>> err = SqlequivError("candidate", "parse_error", "unexpected token", line=1, col=8)
+        >>> str(err)
+        'candidate: parse_error: unexpected token (line 1, column 8)'
+    """
+
+    def __init__(
+        self,
+        side: Side,
+        kind: str,
+        message: str,
+        *,
+        line: int | None = None,
+        col: int | None = None,
+    ) -> None:
+        self.side: Side = side
+        self.kind = kind
+        self.message = message
+        self.line = line
+        self.col = col
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.line is not None:
+            where = f" (line {self.line}, column {self.col})"
+        return f"{self.side}: {self.kind}: {self.message}{where}"
+
+    def with_side(self, side: Side) -> SqlequivError:
+        """Return a copy of this error attributed to ``side``."""
+        return type(self)(side, self.kind, self.message, line=self.line, col=self.col)
+
+
+class QueryError(SqlequivError, ValueError):
+    """A query that cannot be checked: unparsable, not read-only, unknown name, ..."""
+
+
+class SchemaError(SqlequivError, ValueError):
+    """A schema that cannot be loaded."""
+
+    def __init__(
+        self, kind: str, message: str, *, line: int | None = None, col: int | None = None
+    ) -> None:
+        super().__init__("schema", kind, message, line=line, col=col)
+
+    def with_side(self, side: Side) -> SqlequivError:
+        return SqlequivError(side, self.kind, self.message, line=self.line, col=self.col)
+
+
+class ExecutionError(SqlequivError, RuntimeError):
+    """DuckDB refused or interrupted a query (timeout, resource limit, runtime error)."""
+
+
+class InvalidOption(SqlequivError, TypeError):
+    """An option value out of range, echoed back to the caller."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("options", "invalid_option", message)
+
+    def with_side(self, side: Side) -> SqlequivError:
+        return SqlequivError(side, self.kind, self.message)

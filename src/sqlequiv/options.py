@@ -1,0 +1,57 @@
+"""Comparison and search options, recorded in every verdict."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from sqlequiv.errors import InvalidOption
+
+
+@dataclass(frozen=True)
+class Options:
+    """What "the same rows" means, and how hard to look for a difference.
+
+    Example:
+        >>> Options(float_tolerance=1e-6).float_tolerance
+        1e-06
+        >>> Options(max_fixtures=-1)
+        Traceback (most recent call last):
+        ...
+        sqlequiv.errors.InvalidOption: options: invalid_option: max_fixtures=-1 must not be negative
+    """
+
+    #: Compare results as bags (duplicates count). ``False`` compares sets.
+    bag_semantics: bool = True
+    #: Ignore column order (columns are matched as value vectors).
+    ignore_column_order: bool = True
+    #: Check row order when the reference has a top-level ORDER BY.
+    check_order: bool = True
+    #: Relative tolerance for floating-point values (absolute near zero).
+    float_tolerance: float = 1e-9
+    #: Seed of the fixture search; the same seed gives the same verdict.
+    seed: int = 0
+    #: Maximum number of candidate databases tried by the fixture search.
+    max_fixtures: int = 600
+    #: Wall-clock budget of the fixture search, in seconds.
+    time_budget: float = 1.2
+    #: Maximum rows generated per table.
+    max_rows: int = 4
+    #: Per-query timeout on DuckDB, in seconds.
+    query_timeout: float = 2.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int | float) and value < 0:
+                raise InvalidOption(f"{f.name}={value!r} must not be negative")
+        if self.max_rows < 1:
+            raise InvalidOption(f"max_rows={self.max_rows!r} must be at least 1")
+        if self.query_timeout <= 0:
+            raise InvalidOption(f"query_timeout={self.query_timeout!r} must be positive")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as a JSON-ready mapping."""
+        return asdict(self)
