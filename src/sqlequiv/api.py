@@ -1,0 +1,257 @@
+"""The one entry point: ``check(candidate, reference, schema, dialect, options)``.
+
+Stages run cheap to expensive and the first that decides stops the check:
+parse and guard -> normalize -> symbolic -> fixture search -> verify ->
+classify. Each stage's time is recorded in the verdict.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from sqlequiv.classify import classify
+from sqlequiv.compare import compare_results, to_json_value
+from sqlequiv.database import Database
+from sqlequiv.errors import SqlequivError
+from sqlequiv.execute import Executor, QueryFailed, shared_executor
+from sqlequiv.fixtures.constraints import python_violations, sql_violations
+from sqlequiv.fixtures.domains import Domains, build_domains
+from sqlequiv.fixtures.harvest import Harvest, harvest
+from sqlequiv.fixtures.naming import case_name
+from sqlequiv.fixtures.probe import Prober
+from sqlequiv.fixtures.search import search
+from sqlequiv.guard import GuardedQuery, guard_query
+from sqlequiv.normalize import canonical_sql
+from sqlequiv.options import Options
+from sqlequiv.schema import Schema, load_schema
+from sqlequiv.symbolic import NoSymbolic, SymbolicLayer
+from sqlequiv.verdict import Counterexample, ErrorInfo, Verdict
+
+SchemaSource = Schema | str | os.PathLike[str] | Mapping[str, Any]
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            elapsed = (time.perf_counter() - start) * 1000
+            self.timings[name] = round(self.timings.get(name, 0.0) + elapsed, 3)
+
+
+def check(
+    candidate: str,
+    reference: str,
+    schema: SchemaSource,
+    dialect: str = "duckdb",
+    options: Options | None = None,
+    *,
+    executor: Executor | None = None,
+    symbolic: SymbolicLayer | None = None,
+) -> Verdict:
+    """Decide whether ``candidate`` returns the same rows as ``reference`` on every database.
+
+    Never raises for bad input: an unparsable query, an unknown column or a
+    schema that does not load comes back as a verdict ``error``.
+
+    Example:
+        >>> v = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
+        ...           "CREATE TABLE t (a INT)")
+        >>> v.verdict, v.counterexample.tables
+        ('not_equivalent', {'t': [{'a': 1}]})
+    """
+    options = options or Options()
+    timer = _Timer()
+    try:
+        return _check(candidate, reference, schema, dialect, options, timer, executor, symbolic)
+    except SqlequivError as err:
+        return Verdict(
+            "error",
+            error=ErrorInfo(err.side, err.kind, err.message, err.line, err.col),
+            options=options.to_dict(),
+            timings=timer.timings,
+        )
+
+
+def _check(
+    candidate_sql: str,
+    reference_sql: str,
+    schema_source: SchemaSource,
+    dialect: str,
+    options: Options,
+    timer: _Timer,
+    executor: Executor | None,
+    symbolic: SymbolicLayer | None,
+    stop_after: int = 1,
+    examples: list[Counterexample] | None = None,
+) -> Verdict:
+    base: dict[str, Any] = {"options": options.to_dict(), "timings": timer.timings}
+    with timer.stage("schema"):
+        schema = load_schema(schema_source, dialect) if not isinstance(schema_source, Schema) else schema_source
+    with timer.stage("guard"):
+        cand = guard_query(candidate_sql, schema, dialect=dialect, side="candidate")
+        ref = guard_query(reference_sql, schema, dialect=dialect, side="reference")
+    base["executed"] = {"candidate": cand.duckdb_sql, "reference": ref.duckdb_sql}
+
+    with timer.stage("normalize"):
+        forms = [_canonical(q, schema, options) for q in (cand, ref)]
+    if forms[0] is not None and forms[0] == forms[1]:
+        return Verdict("equivalent", method="normalized", **base)
+
+    layer = symbolic or NoSymbolic()
+    with timer.stage("symbolic"):
+        proved = layer.prove(cand, ref, schema)
+    if proved:
+        return Verdict("equivalent", method=proved, **base)
+
+    with timer.stage("fixture_search"):
+        harvested = _harvest(cand, ref, schema)
+        domains = build_domains(schema, harvested, options.max_rows)
+        seeds = list(layer.witnesses(cand, ref, schema, domains))
+        engine = executor or shared_executor(options.query_timeout)
+        engine.prepare(schema)
+        prober = Prober(engine, schema, cand, ref, options)
+        try:
+            results = search(prober, schema, domains, options, seeds=seeds, stop_after=stop_after)
+        except QueryFailed as exc:
+            return _execution_error(exc, base)
+    evidence = dict(results[0].evidence)
+    with timer.stage("verify"):
+        for result in results:
+            if result.database is None:
+                continue
+            example = verify(result.database, cand, ref, schema, options, engine, domains, harvested)
+            if example is not None and examples is not None:
+                examples.append(example)
+            if example is not None and examples is None:
+                evidence["found_by"] = result.phase
+                return Verdict(
+                    "not_equivalent",
+                    method="fixture_search",
+                    counterexample=example,
+                    evidence=evidence,
+                    **base,
+                )
+            if example is None:
+                evidence["rejected_counterexamples"] = evidence.get("rejected_counterexamples", 0) + 1
+    if examples:
+        evidence["found_by"] = results[0].phase
+        return Verdict(
+            "not_equivalent",
+            method="fixture_search",
+            counterexample=examples[0],
+            evidence=evidence,
+            **base,
+        )
+    evidence["bounded"] = None
+    return Verdict("unknown", method=None, evidence=evidence, **base)
+
+
+def distinguishing_fixtures(
+    candidate: str,
+    reference: str,
+    schema: SchemaSource,
+    dialect: str = "duckdb",
+    options: Options | None = None,
+    *,
+    limit: int = 5,
+    executor: Executor | None = None,
+    symbolic: SymbolicLayer | None = None,
+) -> tuple[Verdict, list[Counterexample]]:
+    """Like :func:`check`, but keep searching for up to ``limit`` distinct distinguishing databases.
+
+    Every database returned was re-executed and constraint-checked like the
+    one in a ``not_equivalent`` verdict.
+    """
+    options = options or Options()
+    timer = _Timer()
+    examples: list[Counterexample] = []
+    try:
+        verdict = _check(
+            candidate, reference, schema, dialect, options, timer, executor, symbolic,
+            stop_after=limit, examples=examples,
+        )  # fmt: skip
+    except SqlequivError as err:
+        verdict = Verdict(
+            "error",
+            error=ErrorInfo(err.side, err.kind, err.message, err.line, err.col),
+            options=options.to_dict(),
+            timings=timer.timings,
+        )
+    return verdict, examples
+
+
+def verify(
+    db: Database,
+    cand: GuardedQuery,
+    ref: GuardedQuery,
+    schema: Schema,
+    options: Options,
+    executor: Executor,
+    domains: Domains,
+    harvested: Harvest,
+) -> Counterexample | None:
+    """Re-execute ``db`` from scratch and re-check every constraint; None if it does not hold up.
+
+    This is the soundness gate: nothing is reported ``not_equivalent`` without
+    passing here.
+    """
+    if python_violations(db, schema):
+        return None
+    executor.load(db)
+    if sql_violations(schema, executor.scalar):
+        return None
+    try:
+        cand_rows = executor.run(cand.duckdb_sql)
+        ref_rows = executor.run(ref.duckdb_sql)
+    except QueryFailed:
+        return None
+    prober = Prober(executor, schema, cand, ref, options)
+    comparison = compare_results(cand_rows, ref_rows, options, prober.order_keys)
+    if comparison.equal or comparison.ambiguous:
+        return None
+    cause, detail = classify(comparison, cand_rows, ref_rows, cand.qualified, ref.qualified)
+    return Counterexample(
+        tables={
+            t.name: [
+                {c: to_json_value(v) for c, v in zip(t.column_names, row, strict=True)}
+                for row in db.rows(t.name)
+            ]
+            for t in schema
+        },
+        candidate_rows=[[to_json_value(v) for v in row] for row in cand_rows.rows],
+        reference_rows=[[to_json_value(v) for v in row] for row in ref_rows.rows],
+        cause=cause,
+        detail=detail,
+        name=case_name(db, schema, domains, harvested.mentioned, cause),
+        candidate_columns=list(cand_rows.columns),
+        reference_columns=list(ref_rows.columns),
+        missing_rows=[[to_json_value(v) for v in row] for row in comparison.missing],
+        extra_rows=[[to_json_value(v) for v in row] for row in comparison.extra],
+    )
+
+
+def _canonical(query: GuardedQuery, schema: Schema, options: Options) -> str | None:
+    try:
+        return canonical_sql(query.qualified, schema, ignore_column_order=options.ignore_column_order)
+    except Exception:  # a rewrite that cannot handle a shape just leaves the pair unproved
+        return None
+
+
+def _harvest(cand: GuardedQuery, ref: GuardedQuery, schema: Schema) -> Harvest:
+    return harvest([cand.qualified, ref.qualified])
+
+
+def _execution_error(exc: QueryFailed, base: dict[str, Any]) -> Verdict:
+    """A failure that does not depend on the data (or a runaway query) is an input error."""
+    kind = "timeout" if exc.timeout else "execution_error"
+    return Verdict("error", error=ErrorInfo(exc.side, kind, str(exc)), **base)

@@ -1,0 +1,142 @@
+"""The command line: ``sqlequiv check`` and ``sqlequiv fixtures``.
+
+The CLI is thin: it reads files, builds options, calls the library and renders
+the verdict. ``main(argv)`` returns the exit code (0 equivalent, 1
+not_equivalent, 2 error or bad usage, 3 unknown) and never raises for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from sqlequiv.api import check, distinguishing_fixtures
+from sqlequiv.errors import SqlequivError
+from sqlequiv.export import write_fixtures
+from sqlequiv.options import Options
+from sqlequiv.render import render
+from sqlequiv.schema import Schema, load_schema
+from sqlequiv.verdict import EXIT_CODES, ErrorInfo, Verdict
+
+#: Largest query file read, in bytes; the guard applies its own limit after decoding.
+_MAX_FILE = 10 * 1024 * 1024
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="sqlequiv",
+        description="Decide whether two SQL queries return the same rows on every database "
+        "a schema allows.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, help_text in (
+        ("check", "check a candidate query against a reference query"),
+        ("fixtures", "write databases that distinguish the two queries"),
+    ):
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("candidate", help="file holding the candidate query ('-' for stdin)")
+        p.add_argument("reference", help="file holding the reference query ('-' for stdin)")
+        p.add_argument(
+            "--schema",
+            required=True,
+            help="DDL file, JSON/YAML mapping, or DuckDB database file",
+        )
+        p.add_argument("--dialect", default="duckdb", help="sqlglot dialect of the queries and DDL")
+        p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+        p.add_argument("--seed", type=int, default=0, help="seed of the fixture search")
+        p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
+        p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
+        p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
+        p.add_argument("--timeout", type=float, default=Options.query_timeout, help="per query, s")
+        p.add_argument("--float-tolerance", type=float, default=Options.float_tolerance)
+        p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
+        p.add_argument("--keep-column-order", action="store_true", help="columns must align")
+        p.add_argument("--ignore-order", action="store_true", help="never check row order")
+        if name == "fixtures":
+            p.add_argument("--out", required=True, help="directory to write fixtures into")
+            p.add_argument("--limit", type=int, default=5, help="most fixtures to write")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    try:
+        args = build_parser().parse_args(argv)
+    except _UsageError as exc:
+        print(f"sqlequiv: error: {exc}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    try:
+        options = Options(
+            bag_semantics=not args.set_semantics,
+            ignore_column_order=not args.keep_column_order,
+            check_order=not args.ignore_order,
+            float_tolerance=args.float_tolerance,
+            seed=args.seed,
+            max_fixtures=args.max_fixtures,
+            time_budget=args.time_budget,
+            max_rows=args.max_rows,
+            query_timeout=args.timeout,
+        )
+        candidate = _read_query(args.candidate, "candidate")
+        reference = _read_query(args.reference, "reference")
+        schema: Schema = load_schema(args.schema, args.dialect)
+    except SqlequivError as err:
+        return _emit(
+            Verdict("error", error=ErrorInfo(err.side, err.kind, err.message, err.line, err.col)),
+            args.json,
+        )
+    if args.command == "check":
+        return _emit(check(candidate, reference, schema, args.dialect, options), args.json)
+    verdict, examples = distinguishing_fixtures(
+        candidate, reference, schema, args.dialect, options, limit=args.limit
+    )
+    if examples:
+        paths = write_fixtures(examples, schema, Path(args.out))
+        if not args.json:
+            print("\n".join(f"wrote {p} (and {p.with_suffix('.json').name})" for p in paths))
+    elif not args.json:
+        print("no distinguishing database found; nothing written")
+    return _emit(verdict, args.json)
+
+
+def _read_query(path: str, side: str) -> str:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(_MAX_FILE + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(_MAX_FILE + 1)
+    except OSError as exc:
+        raise SqlequivError(side, "file_not_found", f"cannot read {path!r}: {exc.strerror}") from exc  # type: ignore[arg-type]
+    if len(data) > _MAX_FILE:
+        raise SqlequivError(side, "too_large", f"{path!r} is larger than {_MAX_FILE} bytes")  # type: ignore[arg-type]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SqlequivError(side, "invalid_text", f"{path!r} is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc  # type: ignore[arg-type]
+
+
+def _emit(verdict: Verdict, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(verdict.to_dict(), indent=2))
+    else:
+        print(render(verdict))
+    return EXIT_CODES[verdict.verdict]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

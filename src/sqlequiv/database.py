@@ -1,0 +1,110 @@
+"""A concrete database: rows per table, in schema column order.
+
+The fixture search generates these, the executor loads them, the shrinker
+minimises them and the verdict reports them. They are plain immutable values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlequiv.schema.model import Schema, Table
+
+Row = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Database:
+    """Rows per table name; tables not listed are empty.
+
+    Example:
+        >>> db = Database({"t": ((1, "a"),)})
+        >>> db.rows("t"), db.rows("u"), db.size
+        (((1, 'a'),), (), 1)
+    """
+
+    tables: Mapping[str, tuple[Row, ...]]
+
+    def rows(self, table: str) -> tuple[Row, ...]:
+        return self.tables.get(table, ())
+
+    @property
+    def size(self) -> int:
+        """Total number of rows."""
+        return sum(len(rows) for rows in self.tables.values())
+
+    def replace(self, table: str, rows: tuple[Row, ...]) -> Database:
+        """A copy with ``table`` holding ``rows``."""
+        return Database({**self.tables, table: rows})
+
+    def __iter__(self) -> Iterator[tuple[str, tuple[Row, ...]]]:
+        return iter(self.tables.items())
+
+    def key(self) -> tuple[tuple[str, tuple[Row, ...]], ...]:
+        """A hashable identity, used to skip databases already tried."""
+        return tuple(sorted((t, r) for t, r in self.tables.items() if r))
+
+
+def sql_literal(value: Any, type_sql: str) -> str:
+    """Render ``value`` as a DuckDB literal of the column type ``type_sql``.
+
+    Strings are escaped by doubling quotes; every non-NULL value is cast, so
+    the literal means the same thing whatever its Python type.
+
+    Example:
+        >>> sql_literal("it's", "VARCHAR")
+        "CAST('it''s' AS VARCHAR)"
+        >>> sql_literal(None, "INT")
+        'NULL'
+    """
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        text = "TRUE" if value else "FALSE"
+    elif isinstance(value, int):
+        text = str(value)
+    elif isinstance(value, float):
+        if math.isnan(value):
+            text = "'NaN'"
+        elif math.isinf(value):
+            text = "'Infinity'" if value > 0 else "'-Infinity'"
+        else:
+            text = repr(value)
+    elif isinstance(value, decimal.Decimal):
+        text = f"'{value}'"
+    elif isinstance(value, dt.datetime | dt.date | dt.time):
+        text = f"'{value.isoformat()}'"
+    elif isinstance(value, bytes):
+        text = "'" + "".join(f"\\x{b:02x}" for b in value) + "'"
+    else:
+        text = "'" + str(value).replace("'", "''") + "'"
+    return f"CAST({text} AS {type_sql})"
+
+
+def insert_script(db: Database, schema: Schema) -> str:
+    """INSERT statements that load ``db`` into tables created by ``schema.ddl()``.
+
+    Parents come before children, so the script also runs against tables that
+    enforce their foreign keys.
+    """
+    statements = []
+    for table in schema.topological():
+        rows = db.rows(table.name)
+        if rows:
+            statements.append(_insert(table, rows))
+    return "\n".join(f"{s};" for s in statements)
+
+
+def _insert(table: Table, rows: tuple[Row, ...]) -> str:
+    types = [c.type_sql for c in table.columns]
+    values = ",\n  ".join(
+        "(" + ", ".join(sql_literal(v, t) for v, t in zip(row, types, strict=True)) + ")"
+        for row in rows
+    )
+    columns = ", ".join(f'"{c.name}"' for c in table.columns)
+    return f'INSERT INTO "{table.name}" ({columns}) VALUES\n  {values}'

@@ -1,0 +1,55 @@
+"""Write distinguishing databases as fixtures: a ``.sql`` INSERT script and the same as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlequiv.database import sql_literal
+from sqlequiv.schema.model import Schema
+from sqlequiv.verdict import Counterexample
+
+
+def write_fixtures(examples: list[Counterexample], schema: Schema, out: Path) -> list[Path]:
+    """Write each example as ``<name>.sql`` and ``<name>.json`` in ``out``; returns the .sql paths.
+
+    The script runs on DuckDB after the schema DDL (``schema.ddl()``): tables
+    are filled parents first, so it satisfies enforced foreign keys too.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    used: set[str] = set()
+    for example in examples:
+        name = example.name
+        n = 2
+        while name in used:
+            name, n = f"{example.name}_{n}", n + 1
+        used.add(name)
+        sql_path = out / f"{name}.sql"
+        sql_path.write_text(insert_script(example, schema), encoding="utf-8")
+        (out / f"{name}.json").write_text(
+            json.dumps(example.to_dict(), indent=2) + "\n", encoding="utf-8"
+        )
+        written.append(sql_path)
+    return written
+
+
+def insert_script(example: Counterexample, schema: Schema) -> str:
+    """INSERT statements for the JSON-form tables of a counterexample.
+
+    Values are the JSON forms (ISO strings for dates, strings for decimals);
+    each is cast to its column type, which turns them back into exact values.
+    """
+    lines = [f"-- {example.name}: {example.cause}", f"-- {example.detail}"]
+    for table in schema.topological():
+        rows = example.tables.get(table.name, [])
+        if not rows:
+            continue
+        types = {c.name: c.type_sql for c in table.columns}
+        columns = ", ".join(f'"{c}"' for c in table.column_names)
+        values = ",\n  ".join(
+            "(" + ", ".join(sql_literal(row[c], types[c]) for c in table.column_names) + ")"
+            for row in rows
+        )
+        lines.append(f'INSERT INTO "{table.name}" ({columns}) VALUES\n  {values};')
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,97 @@
+"""Render a verdict for a person: the verdict, the cause, the tables, both results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlequiv.verdict import Counterexample, Verdict
+
+_HEADLINES = {
+    "equivalent": "EQUIVALENT",
+    "not_equivalent": "NOT EQUIVALENT",
+    "unknown": "UNKNOWN",
+    "error": "ERROR",
+}
+
+
+def render(verdict: Verdict) -> str:
+    """A plain-text report of ``verdict``.
+
+    Example:
+        >>> print(render(Verdict("equivalent", method="normalized")))
+        verdict: EQUIVALENT (proved by normalized)
+    """
+    lines = []
+    if verdict.verdict == "equivalent":
+        lines.append(f"verdict: EQUIVALENT (proved by {verdict.method})")
+    elif verdict.verdict == "not_equivalent":
+        lines.append(f"verdict: NOT EQUIVALENT (found by {verdict.method})")
+    elif verdict.verdict == "unknown":
+        lines.append("verdict: UNKNOWN (neither proved nor refuted)")
+    else:
+        lines.append("verdict: ERROR")
+    if verdict.error is not None:
+        err = verdict.error
+        where = f" at line {err.line}, column {err.col}" if err.line is not None else ""
+        lines.append(f"{err.side} query: {err.kind}{where}: {err.message}")
+    if verdict.counterexample is not None:
+        lines.extend(_counterexample(verdict.counterexample))
+    if verdict.verdict == "unknown" and verdict.evidence:
+        ev = verdict.evidence
+        lines.append("")
+        lines.append(
+            f"No difference found on {ev.get('fixtures_tried', 0)} generated databases "
+            f"(seed {ev.get('seed')}, up to {verdict.options.get('max_rows')} rows per table). "
+            "This is not a proof."
+        )
+    if verdict.timings:
+        stages = ", ".join(f"{k} {v:.0f} ms" for k, v in verdict.timings.items())
+        lines.append(f"timings: {stages}")
+    return "\n".join(lines)
+
+
+def _counterexample(ce: Counterexample) -> list[str]:
+    lines = ["", f"cause: {ce.cause}", ce.detail, "", f"database ({ce.name}):"]
+    for table, rows in ce.tables.items():
+        columns = list(rows[0].keys()) if rows else []
+        lines.append(f"  {table}: {'(empty)' if not rows else ''}".rstrip())
+        if rows:
+            lines.extend("    " + line for line in table_lines(columns, [list(r.values()) for r in rows]))
+    lines.append("")
+    left = ["candidate result:", *table_lines(ce.candidate_columns, ce.candidate_rows)]
+    right = ["reference result:", *table_lines(ce.reference_columns, ce.reference_rows)]
+    width = max(len(s) for s in left) + 4
+    for i in range(max(len(left), len(right))):
+        a = left[i] if i < len(left) else ""
+        b = right[i] if i < len(right) else ""
+        lines.append(f"  {a.ljust(width)}{b}".rstrip())
+    return lines
+
+
+def table_lines(columns: list[str], rows: list[list[Any]]) -> list[str]:
+    """A small ASCII table.
+
+    Example:
+        >>> print("\\n".join(table_lines(["a", "b"], [[1, None]])))
+        a | b
+        --+-----
+        1 | NULL
+    """
+    cells = [[_cell(v) for v in row] for row in rows]
+    if not columns:
+        columns = [f"col{i}" for i in range(len(cells[0]) if cells else 0)]
+    if not cells:
+        return [" | ".join(columns), "(no rows)"]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    out = [" | ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    out.append("-+-".join("-" * w for w in widths))
+    out.extend(" | ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells)
+    return out
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, str):
+        return value
+    return str(value)

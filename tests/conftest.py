@@ -1,0 +1,58 @@
+"""Shared fixtures: small schemas built in code (the corpus has its own, as data)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlglot import exp
+
+from sqlequiv.schema.model import Column, ForeignKey, Schema, Table
+
+
+def _t(name: str) -> exp.DataType:
+    return exp.DataType.build(name)
+
+
+SHOP_DDL = """
+CREATE TABLE customers (
+  customer_id INTEGER PRIMARY KEY,
+  name VARCHAR NOT NULL,
+  plan VARCHAR NOT NULL CHECK (plan IN ('free', 'pro', 'enterprise'))
+);
+CREATE TABLE orders (
+  order_id INTEGER PRIMARY KEY,
+  customer_id INTEGER NOT NULL REFERENCES customers (customer_id),
+  placed_at TIMESTAMP NOT NULL,
+  amount DECIMAL(10, 2) CHECK (amount >= 0)
+);
+"""
+
+
+@pytest.fixture(scope="session")
+def shop() -> Schema:
+    return make_shop()
+
+
+def make_shop() -> Schema:
+    customers = Table(
+        "customers",
+        (
+            Column("customer_id", _t("INT"), nullable=False),
+            Column("name", _t("VARCHAR"), nullable=False),
+            Column("plan", _t("VARCHAR"), nullable=False),
+        ),
+        primary_key=("customer_id",),
+        checks=(exp.condition("plan IN ('free', 'pro', 'enterprise')"),),
+    )
+    orders = Table(
+        "orders",
+        (
+            Column("order_id", _t("INT"), nullable=False),
+            Column("customer_id", _t("INT"), nullable=False),
+            Column("placed_at", _t("TIMESTAMP"), nullable=False),
+            Column("amount", _t("DECIMAL(10, 2)")),
+        ),
+        primary_key=("order_id",),
+        foreign_keys=(ForeignKey(("customer_id",), "customers", ("customer_id",)),),
+        checks=(exp.condition("amount >= 0"),),
+    )
+    return Schema((orders, customers))

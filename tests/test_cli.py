@@ -1,0 +1,113 @@
+"""The command line: exit codes, JSON output, reports and fixture files."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from sqlequiv.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_bundled_example_is_refuted_with_a_readable_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(
+        capsys,
+        "check",
+        str(EXAMPLES / "candidate.sql"),
+        str(EXAMPLES / "reference.sql"),
+        "--schema",
+        str(EXAMPLES / "schema.sql"),
+    )
+    assert code == 1
+    assert "NOT EQUIVALENT" in out
+    assert "cause:" in out
+    assert "candidate result:" in out and "reference result:" in out
+
+
+def test_json_output_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT, b INT);")
+    a = _write(tmp_path, "a.sql", "SELECT a, b FROM t")
+    b = _write(tmp_path, "b.sql", "SELECT x.b, x.a FROM t AS x")
+    code, out = _run(capsys, "check", a, b, "--schema", schema, "--json")
+    assert code == 0
+    assert json.loads(out)["method"] == "normalized"
+    bad = _write(tmp_path, "bad.sql", "SELECT c FROM t")
+    code, out = _run(capsys, "check", bad, b, "--schema", schema, "--json")
+    assert code == 2
+    assert json.loads(out)["error"]["kind"] == "unknown_column"
+
+
+def test_stdin_is_read_for_dash(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT);")
+    ref = _write(tmp_path, "r.sql", "SELECT a FROM t WHERE a > 1")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"SELECT a FROM t WHERE a >= 1")))
+    code, out = _run(capsys, "check", "-", ref, "--schema", schema, "--json")
+    assert code == 1
+    assert json.loads(out)["verdict"] == "not_equivalent"
+
+
+def test_missing_files_and_bad_usage_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT);")
+    code, out = _run(capsys, "check", str(tmp_path / "nope.sql"), schema, "--schema", schema)
+    assert code == 2
+    assert "file_not_found" in out
+    assert main(["check"]) == 2
+    assert main(["check", "a", "b", "--schema", schema, "--seed", "x"]) == 2
+
+
+def test_binary_junk_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT);")
+    junk = tmp_path / "junk.sql"
+    junk.write_bytes(b"\x00\xff\xfe\x01garbage")
+    code, out = _run(capsys, "check", str(junk), str(junk), "--schema", schema, "--json")
+    assert code == 2
+    assert json.loads(out)["error"]["kind"] == "invalid_text"
+
+
+def test_unknown_verdict_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT NOT NULL);")
+    a = _write(tmp_path, "a.sql", "SELECT a FROM t WHERE a >= 5")
+    b = _write(tmp_path, "b.sql", "SELECT a FROM t WHERE a > 4")
+    code, out = _run(capsys, "check", a, b, "--schema", schema, "--json", "--max-fixtures", "50")
+    data = json.loads(out)
+    assert code == {"unknown": 3, "equivalent": 0}[data["verdict"]]
+
+
+def test_fixtures_are_written_and_replay_after_the_ddl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "fixtures"
+    code, out = _run(
+        capsys,
+        "fixtures",
+        str(EXAMPLES / "candidate.sql"),
+        str(EXAMPLES / "reference.sql"),
+        "--schema",
+        str(EXAMPLES / "schema.sql"),
+        "--out",
+        str(out_dir),
+    )
+    assert code == 1
+    scripts = sorted(out_dir.glob("*.sql"))
+    assert scripts, out
+    for script in scripts:
+        assert script.with_suffix(".json").exists()
+        con = duckdb.connect()
+        con.execute((EXAMPLES / "schema.sql").read_text())
+        con.execute(script.read_text())  # constraints are enforced: a bad fixture would raise
+    assert any(p.stem == "customers_without_orders" for p in scripts)

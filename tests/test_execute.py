@@ -1,0 +1,66 @@
+"""The DuckDB sandbox: no file or network access, locked configuration, timeouts."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlglot import exp
+
+from sqlequiv.database import Database
+from sqlequiv.execute import DuckDBExecutor, QueryFailed
+from sqlequiv.schema.model import Column, Schema, Table
+
+SCHEMA = Schema((Table("t", (Column("a", exp.DataType.build("INT")),)),))
+
+
+@pytest.fixture(scope="module")
+def executor() -> DuckDBExecutor:
+    ex = DuckDBExecutor(timeout=0.5)
+    ex.prepare(SCHEMA)
+    return ex
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM '/etc/passwd'",
+        "COPY (SELECT 1) TO '/tmp/sqlequiv-should-not-exist.csv'",
+        "ATTACH '/tmp/sqlequiv-should-not-exist.db'",
+        "INSTALL httpfs",
+        "SET enable_external_access = true",
+        "SET memory_limit = '100GB'",
+    ],
+)
+def test_sandbox_refuses_escapes(executor: DuckDBExecutor, sql: str) -> None:
+    with pytest.raises(QueryFailed):
+        executor.run(sql)
+
+
+def test_runaway_query_is_interrupted(executor: DuckDBExecutor) -> None:
+    start = time.monotonic()
+    with pytest.raises(QueryFailed) as info:
+        executor.run(
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r"
+        )
+    assert info.value.timeout
+    assert time.monotonic() - start < 5
+    # The connection is still usable afterwards.
+    assert executor.run("SELECT 42 AS x").rows == ((42,),)
+
+
+def test_load_replaces_previous_contents(executor: DuckDBExecutor) -> None:
+    executor.load(Database({"t": ((1,), (2,))}))
+    assert executor.run("SELECT count(*) FROM t").rows == ((2,),)
+    executor.load(Database({}))
+    assert executor.run("SELECT count(*) FROM t").rows == ((0,),)
+
+
+def test_static_and_runtime_errors_are_told_apart(executor: DuckDBExecutor) -> None:
+    with pytest.raises(QueryFailed) as static:
+        executor.run("SELECT no_such_function(a) FROM t")
+    assert static.value.static
+    with pytest.raises(QueryFailed) as runtime:
+        executor.run("SELECT CAST('x' AS INT)")
+    assert not runtime.value.static

@@ -1,0 +1,119 @@
+"""The generator, the Hypothesis strategy and the shrinker only produce valid databases."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+
+import duckdb
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlglot import parse_one
+
+from sqlequiv.database import Database, insert_script
+from sqlequiv.fixtures.constraints import python_violations, sql_violations
+from sqlequiv.fixtures.domains import build_domains
+from sqlequiv.fixtures.generate import RandomGenerator
+from sqlequiv.fixtures.harvest import Harvest, harvest
+from sqlequiv.fixtures.shrink import shrink
+from sqlequiv.fixtures.strategies import databases
+from sqlequiv.fixtures.values import around
+from sqlequiv.qualify import qualify_query
+from sqlequiv.schema.model import Schema
+
+
+def _enforced(schema: Schema) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.execute(schema.ddl(constraints=True))
+    return con
+
+
+def test_random_databases_satisfy_every_constraint_on_duckdb(shop: Schema) -> None:
+    domains = build_domains(shop, Harvest(), 4)
+    generator = RandomGenerator(shop, domains, seed=1)
+    nonempty_orders = 0
+    for _ in range(60):
+        db = generator.draw(4)
+        assert python_violations(db, shop) == []
+        con = _enforced(shop)  # DuckDB enforces PK, FK, NOT NULL and CHECK on insert
+        script = insert_script(db, shop)
+        if script:
+            con.execute(script)
+        assert sql_violations(shop, lambda sql, c=con: c.execute(sql).fetchone()[0]) == []
+        nonempty_orders += bool(db.rows("orders"))
+    assert nonempty_orders > 15
+
+
+def test_same_seed_same_databases(shop: Schema) -> None:
+    domains = build_domains(shop, Harvest(), 3)
+    a = [RandomGenerator(shop, domains, seed=7).draw(3) for _ in range(1)]
+    b = [RandomGenerator(shop, domains, seed=7).draw(3) for _ in range(1)]
+    assert a == b
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_hypothesis_databases_are_valid(shop: Schema, data: st.DataObject) -> None:
+    db = data.draw(databases(shop, build_domains(shop, Harvest(), 3), 3))
+    assert python_violations(db, shop) == []
+
+
+def test_violations_are_detected_both_ways(shop: Schema) -> None:
+    ts = dt.datetime(2026, 1, 1)
+    bad = Database(
+        {
+            "customers": ((1, "a", "gold"),),  # CHECK on plan
+            "orders": ((1, 2, ts, decimal.Decimal("-1.00")),),  # FK and CHECK on amount
+        }
+    )
+    problems = python_violations(bad, shop)
+    assert any("CHECK (plan" in p for p in problems)
+    assert any("no parent" in p for p in problems)
+    assert any("amount" in p for p in problems)
+    con = duckdb.connect()
+    con.execute(shop.ddl(constraints=False))
+    con.execute(insert_script(bad, shop))
+    assert len(sql_violations(shop, lambda sql: con.execute(sql).fetchone()[0])) == 3
+
+
+def test_harvest_feeds_boundaries_into_pools(shop: Schema) -> None:
+    sql = (
+        "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id "
+        "WHERE o.placed_at BETWEEN '2026-07-01' AND '2026-09-30' AND c.plan = 'enterprise'"
+    )
+    h = harvest([qualify_query(parse_one(sql), shop, "duckdb")])
+    assert (("orders", "customer_id"), ("customers", "customer_id")) in h.joined or (
+        ("customers", "customer_id"),
+        ("orders", "customer_id"),
+    ) in h.joined
+    pool = build_domains(shop, h, 3).of("orders", "placed_at").values
+    assert dt.datetime(2026, 9, 30, 14, 0) in pool  # a row after midnight on the last day
+    assert dt.datetime(2026, 9, 30, 23, 59, 59, 999999) in pool
+    assert "enterprise" in build_domains(shop, h, 3).of("customers", "plan").values
+
+
+def test_around_timestamps_step_one_microsecond() -> None:
+    values = around("2026-10-01 00:00:00", "timestamp")
+    assert dt.datetime(2026, 9, 30, 23, 59, 59, 999999) in values
+    assert dt.datetime(2026, 10, 1, 0, 0, 0, 1) in values
+
+
+def test_shrinker_keeps_the_property_and_respects_foreign_keys(shop: Schema) -> None:
+    domains = build_domains(shop, Harvest(), 4)
+    ts = dt.datetime(2026, 1, 1)
+    db = Database(
+        {
+            "customers": ((1, "a", "free"), (2, "b", "pro"), (3, "a", "pro")),
+            "orders": ((1, 2, ts, None), (2, 3, ts, None), (3, 3, ts, None)),
+        }
+    )
+
+    def holds(d: Database) -> bool:
+        # "some order belongs to a pro customer", and the database is valid
+        pro = {r[0] for r in d.rows("customers") if r[2] == "pro"}
+        return not python_violations(d, shop) and any(r[1] in pro for r in d.rows("orders"))
+
+    small = shrink(db, holds, shop, domains)
+    assert holds(small)
+    assert len(small.rows("orders")) == 1
+    assert len(small.rows("customers")) == 1
