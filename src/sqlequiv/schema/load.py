@@ -1,0 +1,188 @@
+"""One entry point for every schema source: ``load_schema``.
+
+It takes what a caller has at hand and picks the loader:
+
+* a ``Schema``: returned unchanged;
+* a mapping (a dict loaded from JSON/YAML): ``parse_mapping``;
+* a path (``str`` or ``os.PathLike``) to
+
+  - a ``.json`` file: JSON in the mapping format;
+  - a ``.yaml`` / ``.yml`` file: YAML in the mapping format;
+  - a DuckDB database (``.duckdb``, ``.ddb``, ``.db``, or any file with DuckDB's magic
+    bytes): ``read_duckdb_catalog``;
+  - any other file: UTF-8 DDL text, read with ``dialect``;
+
+* a ``str`` that is not an existing path but contains ``CREATE``: DDL text itself.
+
+Every failure is a ``SchemaError`` (``file_not_found``, ``parse_error`` with the line and
+column of the bad JSON/YAML, ``encoding_error``, ...), never a raw exception. Errors about a
+file's content name the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Hashable, Mapping
+from pathlib import Path
+
+import yaml
+
+from sqlequiv.errors import SchemaError
+from sqlequiv.schema.catalog import read_duckdb_catalog
+from sqlequiv.schema.ddl import parse_ddl
+from sqlequiv.schema.mapping import parse_mapping
+from sqlequiv.schema.model import Schema
+
+__all__ = ["load_schema", "parse_ddl", "parse_mapping", "read_duckdb_catalog"]
+
+_DUCKDB_SUFFIXES = {".duckdb", ".ddb", ".db"}
+_DUCKDB_MAGIC = b"DUCK"  # bytes 8..12 of every DuckDB database file
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_DDL_TEXT = re.compile(r"\bCREATE\s", re.IGNORECASE)
+
+
+def load_schema(
+    source: str | os.PathLike[str] | Schema | Mapping[str, object], dialect: str = "duckdb"
+) -> Schema:
+    """Load a schema from DDL text, a file, a DuckDB database, a mapping, or a ``Schema``.
+
+    Args:
+        source: see the module docstring for what each kind of value means.
+        dialect: the sqlglot dialect of DDL text (ignored for the other sources, whose
+            types and conditions are DuckDB's).
+
+    Returns:
+        The schema.
+
+    Raises:
+        SchemaError: the source is missing or unreadable, or its content is not a valid
+            schema.
+
+    Example:
+        >>> load_schema("CREATE TABLE t (id INT PRIMARY KEY)").table("t").primary_key
+        ('id',)
+        >>> load_schema({"tables": {"t": {"columns": {"id": "INT"}}}}).table_names
+        ('t',)
+    """
+    if isinstance(source, Schema):
+        return source
+    if isinstance(source, Mapping):
+        return parse_mapping(source)
+    if isinstance(source, str) and not _is_file_path(source):
+        if _DDL_TEXT.search(source):
+            return parse_ddl(source, dialect)
+        shown = source if len(source) <= 80 else source[:77] + "..."
+        raise SchemaError(
+            "file_not_found",
+            f"no such file: {shown!r} (and it is not DDL text: it contains no CREATE)",
+        )
+    if not isinstance(source, str | os.PathLike):
+        raise SchemaError(
+            "invalid_source",
+            f"cannot load a schema from a {type(source).__name__}; pass DDL text, a path, "
+            "a mapping or a Schema",
+        )
+    return _load_file(Path(source), dialect)
+
+
+def _is_file_path(text: str) -> bool:
+    try:
+        return Path(text).exists()
+    except (OSError, ValueError):  # too long for a file name, or holds a NUL byte
+        return False
+
+
+def _load_file(path: Path, dialect: str) -> Schema:
+    if not path.exists():
+        raise SchemaError("file_not_found", f"no such file: {path}")
+    if not path.is_file():
+        raise SchemaError("unreadable_file", f"{path} is not a file")
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise SchemaError("unreadable_file", f"{path}: {err.strerror or err}") from err
+    suffix = path.suffix.lower()
+    if data.startswith(_SQLITE_MAGIC):
+        raise SchemaError(
+            "unreadable_database",
+            f"{path} is a SQLite database; write its schema out with "
+            f"`sqlite3 {path} .schema` and load that DDL with dialect 'sqlite'",
+        )
+    if suffix in _DUCKDB_SUFFIXES or data[8:12] == _DUCKDB_MAGIC:
+        return read_duckdb_catalog(path)
+    text = _decode(data, path)
+    try:
+        if suffix == ".json":
+            return parse_mapping(_load_json(text))
+        if suffix in {".yaml", ".yml"}:
+            return parse_mapping(_load_yaml(text))
+        return parse_ddl(text, dialect)
+    except SchemaError as err:
+        raise SchemaError(err.kind, f"{path}: {err.message}", line=err.line, col=err.col) from err
+
+
+def _decode(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark is not part of the text
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise SchemaError(
+            "encoding_error",
+            f"{path} is not UTF-8 text (byte {data[err.start]:#04x} at offset {err.start})",
+            line=line,
+            col=col,
+        ) from err
+
+
+def _load_json(text: str) -> object:
+    def no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        # json keeps the last of two equal keys; a table defined twice must not vanish.
+        result: dict[str, object] = {}
+        for key, value in pairs:
+            if key in result:
+                raise SchemaError("parse_error", f"duplicate key {key!r} in a JSON object")
+            result[key] = value
+        return result
+
+    try:
+        return json.loads(text, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as err:
+        raise SchemaError(
+            "parse_error", f"invalid JSON: {err.msg}", line=err.lineno, col=err.colno
+        ) from err
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses duplicate keys instead of keeping the last one."""
+
+    def construct_mapping(
+        self, node: yaml.MappingNode, deep: bool = False
+    ) -> dict[Hashable, object]:
+        seen: set[object] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, Hashable):
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping",
+                        node.start_mark,
+                        f"found duplicate key {key!r}",
+                        key_node.start_mark,
+                    )
+                seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def _load_yaml(text: str) -> object:
+    try:
+        # Safe: _StrictLoader is a SafeLoader, which builds only plain data.
+        return yaml.load(text, Loader=_StrictLoader)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        line = mark.line + 1 if mark is not None else None
+        col = mark.column + 1 if mark is not None else None
+        raise SchemaError("parse_error", f"invalid YAML: {problem}", line=line, col=col) from err
