@@ -1,0 +1,477 @@
+"""The parse-and-guard stage: every refusal kind, and queries that must pass through."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlglot import exp
+
+import sqlequiv.guard as guard_module
+from sqlequiv.errors import QueryError
+from sqlequiv.guard import GuardedQuery, guard_query
+from sqlequiv.schema.model import Column, Schema, Table
+
+
+def _t(name: str) -> exp.DataType:
+    return exp.DataType.build(name)
+
+
+SCHEMA = Schema(
+    (
+        Table(
+            "customers",
+            (
+                Column("customer_id", _t("INT"), nullable=False),
+                Column("name", _t("VARCHAR")),
+            ),
+            primary_key=("customer_id",),
+        ),
+        Table(
+            "orders",
+            (
+                Column("order_id", _t("INT"), nullable=False),
+                Column("customer_id", _t("INT")),
+                Column("amount", _t("DECIMAL(10, 2)")),
+                Column("status", _t("VARCHAR")),
+                Column("tags", _t("VARCHAR[]")),
+            ),
+            primary_key=("order_id",),
+        ),
+    )
+)
+
+
+def refused(sql: str, dialect: str = "duckdb", **kwargs: object) -> QueryError:
+    with pytest.raises(QueryError) as info:
+        guard_query(sql, SCHEMA, dialect=dialect, **kwargs)  # type: ignore[arg-type]
+    return info.value
+
+
+@pytest.fixture(scope="module")
+def con() -> Iterator[duckdb.DuckDBPyConnection]:
+    """A DuckDB with the schema's (empty) tables: accepted SQL must at least run."""
+    connection = duckdb.connect()
+    connection.execute(SCHEMA.ddl())
+    yield connection
+    connection.close()
+
+
+# -- refusals ---------------------------------------------------------------------
+
+REFUSALS: list[tuple[str, str, str, str]] = [
+    # (sql, dialect, kind, text the message must quote)
+    ("", "duckdb", "empty_query", "empty"),
+    ("  \n\t ", "duckdb", "empty_query", "empty"),
+    ("-- only a comment", "duckdb", "empty_query", "comments"),
+    ("/* nothing */ ;", "duckdb", "empty_query", "comments"),
+    (";", "duckdb", "empty_query", "semicolons"),
+    ("\x00\x01\xff", "duckdb", "invalid_text", "NUL byte"),
+    ("SELECT 1\x07", "duckdb", "invalid_text", "U+0007"),
+    ("SELECT '\ud800'", "duckdb", "invalid_text", "U+D800"),
+    ("SELECT '\ufffd'", "duckdb", "invalid_text", "U+FFFD"),
+    ("SELECT 1 +* 2", "duckdb", "parse_error", '"2"'),
+    ("SELEC 1", "duckdb", "parse_error", "SELEC 1"),
+    ("SELECT 'abc", "duckdb", "parse_error", "'abc"),
+    ("SELECT 1 /* never closed", "duckdb", "parse_error", "never closed"),
+    ("SELECT $$abc", "duckdb", "parse_error", "$$abc"),
+    ("SELECT * FROM Orders", "bigquery", "unknown_table", 'did you mean "orders"'),
+    ("SELECT " + "(" * 5000 + "1" + ")" * 5000, "duckdb", "too_complex", "nested"),
+    ("SELECT 1; SELECT 2", "duckdb", "multiple_statements", "SELECT 2"),
+    ("SELECT 1; DROP TABLE orders", "duckdb", "multiple_statements", "DROP TABLE orders"),
+    ("INSERT INTO orders (order_id) VALUES (1)", "duckdb", "not_read_only", "INSERT"),
+    ("UPDATE orders SET amount = 0", "duckdb", "not_read_only", "UPDATE"),
+    ("DELETE FROM orders", "postgres", "not_read_only", "DELETE"),
+    (
+        "MERGE INTO orders USING customers c ON false WHEN MATCHED THEN DELETE",
+        "postgres",
+        "not_read_only",
+        "MERGE",
+    ),
+    ("CREATE TABLE x (a INT)", "duckdb", "not_read_only", "CREATE"),
+    ("CREATE MACRO m(a) AS a", "duckdb", "not_read_only", "CREATE"),
+    ("CREATE SECRET (TYPE s3)", "duckdb", "not_read_only", "CREATE"),
+    ("DROP TABLE orders", "duckdb", "not_read_only", "DROP"),
+    ("ALTER TABLE orders ADD COLUMN b INT", "duckdb", "not_read_only", "ALTER"),
+    ("TRUNCATE orders", "duckdb", "not_read_only", "TRUNCATE"),
+    ("COPY orders TO 'x.csv'", "duckdb", "not_read_only", "COPY"),
+    ("COPY (SELECT 1) TO 'x.csv'", "duckdb", "not_read_only", "COPY"),
+    ("ATTACH 'x.db'", "duckdb", "not_read_only", "ATTACH"),
+    ("ATTACH 'x.db'", "postgres", "not_read_only", "ATTACH"),
+    ("DETACH x", "duckdb", "not_read_only", "DETACH"),
+    ("PRAGMA table_info('orders')", "duckdb", "not_read_only", "PRAGMA"),
+    ("PRAGMA version", "duckdb", "not_read_only", "PRAGMA"),
+    ("SET memory_limit='1TB'", "duckdb", "not_read_only", "SET"),
+    ("SET VARIABLE x = 1", "postgres", "not_read_only", "SET"),
+    ("RESET memory_limit", "duckdb", "not_read_only", "RESET"),
+    ("USE other", "duckdb", "not_read_only", "USE"),
+    ("INSTALL httpfs", "duckdb", "not_read_only", "INSTALL"),
+    ("INSTALL httpfs", "postgres", "not_read_only", "INSTALL"),
+    ("FORCE INSTALL httpfs", "duckdb", "not_read_only", "INSTALL"),
+    ("LOAD httpfs", "duckdb", "not_read_only", "LOAD"),
+    ("CALL pragma_version()", "duckdb", "not_read_only", "CALL"),
+    ("EXPORT DATABASE 'dir'", "duckdb", "not_read_only", "EXPORT"),
+    ("IMPORT DATABASE 'dir'", "duckdb", "not_read_only", "IMPORT"),
+    ("CHECKPOINT", "duckdb", "not_read_only", "CHECKPOINT"),
+    ("VACUUM", "duckdb", "not_read_only", "VACUUM"),
+    ("DESCRIBE orders", "duckdb", "not_read_only", "DESCRIBE"),
+    ("SHOW TABLES", "duckdb", "not_read_only", "SHOW"),
+    ("SUMMARIZE orders", "duckdb", "not_read_only", "SUMMARIZE"),
+    ("EXPLAIN SELECT 1", "duckdb", "not_read_only", "EXPLAIN"),
+    ("BEGIN", "duckdb", "not_read_only", "BEGIN"),
+    ("COMMIT", "duckdb", "not_read_only", "COMMIT"),
+    ("ROLLBACK", "duckdb", "not_read_only", "ROLLBACK"),
+    ("SELECT 1 INTO x", "postgres", "not_read_only", "INTO"),
+    ("SELECT * FROM orders FOR UPDATE", "postgres", "not_read_only", "FOR UPDATE"),
+    (
+        "WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d",
+        "duckdb",
+        "not_read_only",
+        "DELETE FROM orders",
+    ),
+    (
+        "WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d",
+        "postgres",
+        "not_read_only",
+        "DELETE FROM orders",
+    ),
+    (
+        "WITH d AS (UPDATE orders SET amount = 0 RETURNING *) SELECT * FROM d",
+        "postgres",
+        "not_read_only",
+        "UPDATE orders",
+    ),
+    ("SELECT * FROM read_csv('/etc/passwd')", "duckdb", "forbidden_function", "read_csv"),
+    ("select * from READ_CSV_AUTO('x.csv')", "duckdb", "forbidden_function", "read_csv_auto"),
+    ("SELECT * FROM read_parquet('x.parquet')", "duckdb", "forbidden_function", "read_parquet"),
+    ("SELECT * FROM parquet_scan('x.parquet')", "duckdb", "forbidden_function", "parquet_scan"),
+    ("SELECT * FROM read_json_auto('x.json')", "duckdb", "forbidden_function", "read_json_auto"),
+    ("SELECT * FROM read_text('/etc/hosts')", "duckdb", "forbidden_function", "read_text"),
+    ("SELECT * FROM glob('/home/*')", "duckdb", "forbidden_function", "glob"),
+    ("SELECT * FROM sqlite_scan('x.db', 't')", "duckdb", "forbidden_function", "sqlite_scan"),
+    ("SELECT * FROM query('SELECT 1')", "duckdb", "forbidden_function", "query"),
+    ("SELECT * FROM pragma_table_info('orders')", "duckdb", "forbidden_function", "pragma_"),
+    ("SELECT * FROM duckdb_secrets()", "duckdb", "forbidden_function", "duckdb_secrets"),
+    ("SELECT * FROM duckdb_tables()", "duckdb", "forbidden_function", "duckdb_tables"),
+    ("SELECT getenv('HOME')", "duckdb", "forbidden_function", "getenv"),
+    ("SELECT GetEnv('HOME')", "postgres", "forbidden_function", "getenv"),
+    ("SELECT \"getenv\"('HOME')", "duckdb", "forbidden_function", "getenv"),
+    ("SELECT 'x.txt'.read_text()", "duckdb", "forbidden_function", "read_text"),
+    (
+        "SELECT order_id FROM orders WHERE status IN (SELECT content FROM read_text('f'))",
+        "duckdb",
+        "forbidden_function",
+        "read_text",
+    ),
+    ("SELECT * FROM orders, LATERAL read_csv('x.csv')", "duckdb", "forbidden_function", "read_csv"),
+    ("SELECT * FROM orders JOIN read_csv('x') ON true", "duckdb", "forbidden_function", "read_csv"),
+    ("SELECT * FROM read_csv('x.csv')", "postgres", "forbidden_function", "read_csv"),
+    ("SELECT * FROM 'data.parquet'", "duckdb", "forbidden_function", "data.parquet"),
+    ("SELECT * FROM orders, 's3://bucket/x.csv'", "duckdb", "forbidden_function", "s3://"),
+    ('SELECT * FROM "data.csv"', "duckdb", "forbidden_function", "data.csv"),
+    ("SELECT * FROM test_all_types()", "duckdb", "forbidden_function", "test_all_types"),
+    ("SELECT * FROM ordrs", "duckdb", "unknown_table", 'did you mean "orders"'),
+    ("SELECT * FROM nothing_like_it", "duckdb", "unknown_table", "customers, orders"),
+    ("SELECT * FROM information_schema.tables", "duckdb", "unknown_table", "information_schema"),
+    ("SELECT * FROM pg_catalog.pg_class", "postgres", "unknown_table", "pg_catalog.pg_class"),
+    ("SELECT * FROM other_db.orders", "duckdb", "unknown_table", "other_db.orders"),
+    ("SELECT * FROM memory.main.orders", "duckdb", "unknown_table", "memory.main.orders"),
+    ("SELECT * FROM sqlite_master", "duckdb", "unknown_table", "sqlite_master"),
+    ("SELECT * FROM duckdb_settings", "duckdb", "unknown_table", "duckdb_settings"),
+    ('SELECT * FROM "Orders"', "postgres", "unknown_table", "case-sensitive"),
+    ("WITH a AS (SELECT 1 AS x) SELECT * FROM b", "duckdb", "unknown_table", '"b"'),
+    # a CTE is only in scope inside the query that defines it
+    (
+        "SELECT * FROM (WITH a AS (SELECT 1 AS x) SELECT * FROM a) s, a",
+        "duckdb",
+        "unknown_table",
+        '"a"',
+    ),
+    ("SELECT amout FROM orders", "duckdb", "unknown_column", 'did you mean "amount"'),
+    ("SELECT o.amout FROM orders AS o", "duckdb", "unknown_column", 'did you mean "amount"'),
+    ("SELECT x.amount FROM orders AS o", "duckdb", "unknown_column", 'no table or alias "x"'),
+    ("SELECT order_id FROM orders ORDER BY nosuch", "duckdb", "unknown_column", '"nosuch"'),
+    (
+        "SELECT status FROM orders GROUP BY 1 HAVING count(zz) > 1",
+        "duckdb",
+        "unknown_column",
+        '"zz"',
+    ),
+    (
+        "SELECT * FROM orders WHERE customer_id IN "
+        "(SELECT customer_id FROM customers WHERE nme = 'a')",
+        "duckdb",
+        "unknown_column",
+        'did you mean "name"',
+    ),
+    ('SELECT "Amount" FROM orders', "postgres", "unknown_column", '"Amount"'),
+    (
+        "SELECT customer_id FROM orders JOIN customers ON true",
+        "duckdb",
+        "ambiguous_column",
+        "orders.customer_id or customers.customer_id",
+    ),
+    ("SELECT $1", "postgres", "unsupported", "$1"),
+    ("SELECT * FROM orders WHERE order_id = ?", "duckdb", "unsupported", "?"),
+    ("PIVOT orders ON status USING sum(amount)", "duckdb", "unsupported", "PIVOT"),
+    ("1 + 1", "duckdb", "parse_error", "1 + 1"),
+]
+
+
+@pytest.mark.parametrize(("sql", "dialect", "kind", "quoted"), REFUSALS)
+def test_refusals(sql: str, dialect: str, kind: str, quoted: str) -> None:
+    err = refused(sql, dialect)
+    assert err.kind == kind, err
+    assert quoted.lower() in err.message.lower(), err
+    assert err.side == "candidate"
+
+
+def test_unknown_dialect_names_it() -> None:
+    err = refused("SELECT 1", "postgress")
+    assert err.kind == "unknown_dialect"
+    assert "postgress" in err.message
+    assert "postgres" in err.message
+
+
+def test_too_large_says_size_and_limit() -> None:
+    sql = "SELECT 1 AS x" + " " * 1_000_000
+    err = refused(sql)
+    assert err.kind == "too_large"
+    assert f"{len(sql):,}" in err.message
+    assert "100,000" in err.message
+
+
+def test_max_length_is_configurable() -> None:
+    assert refused("SELECT 1", max_length=5).kind == "too_large"
+    assert guard_query("SELECT 1", SCHEMA, max_length=8).sql == "SELECT 1"
+
+
+def test_bytes_are_invalid_text() -> None:
+    err = refused(b"SELECT 1")  # type: ignore[arg-type]
+    assert err.kind == "invalid_text"
+    assert "bytes" in err.message
+
+
+def test_side_is_reported() -> None:
+    with pytest.raises(QueryError) as info:
+        guard_query("DROP TABLE orders", SCHEMA, side="reference")
+    assert info.value.side == "reference"
+
+
+@pytest.mark.parametrize(
+    ("sql", "kind", "line", "col"),
+    [
+        ("SELECT 1 +* 2", "parse_error", 1, 13),
+        ("SELECT 1 FROM WHERE", "parse_error", 1, 15),
+        ("SELECT 1,\n  'abc", "parse_error", 2, 3),
+        ("SELECT 1;\n  SELECT 2", "multiple_statements", 2, 3),
+        ("SELECT order_id,\n       amout\nFROM orders", "unknown_column", 2, 8),
+        ("SELECT *\nFROM ordrs", "unknown_table", 2, 6),
+        ("SELECT *\nFROM read_csv('x')", "forbidden_function", 2, 6),
+        ("SELECT 1 AS x,\n  getenv('HOME') AS y", "forbidden_function", 2, 3),
+        ("WITH d AS (\n  DELETE FROM orders RETURNING *) SELECT * FROM d", "not_read_only", 2, 3),
+        ("  ATTACH 'x.db'", "not_read_only", 1, 3),
+        ("SELECT 1\x00", "invalid_text", 1, 9),
+    ],
+)
+def test_positions(sql: str, kind: str, line: int, col: int) -> None:
+    err = refused(sql)
+    assert (err.kind, err.line, err.col) == (kind, line, col), err
+
+
+def test_unexpected_errors_are_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*args: object, **kwargs: object) -> exp.Expression:
+        raise RuntimeError("internal failure")
+
+    monkeypatch.setattr(guard_module, "qualify_query", boom)
+    err = refused("SELECT 1")
+    assert err.kind == "unsupported"
+    assert "internal failure" in err.message
+
+
+def test_keyboard_interrupt_is_not_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(*args: object, **kwargs: object) -> exp.Expression:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(guard_module, "qualify_query", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        guard_query("SELECT 1", SCHEMA)
+
+
+def test_duckdb_translation_is_checked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Should a transpile ever turn a harmless query into a file read, it must not run.
+    monkeypatch.setattr(guard_module, "to_duckdb", lambda ast: "SELECT * FROM read_csv('/x')")
+    err = refused("SELECT 1")
+    assert err.kind == "forbidden_function"
+    assert "DuckDB translation" in err.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120))
+def test_arbitrary_text_never_raises_anything_else(sql: str) -> None:
+    # Anything but a QueryError (a traceback) fails the test.
+    with contextlib.suppress(QueryError):
+        guard_query(sql, SCHEMA)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["SELECT", "*", "FROM", "orders", "(", ")", ",", "WITH", "x", "AS", "1", "'a'", ";"]
+        ),
+        max_size=20,
+    )
+)
+def test_sql_like_noise_never_raises_anything_else(words: list[str]) -> None:
+    with contextlib.suppress(QueryError):
+        guard_query(" ".join(words), SCHEMA)
+
+
+# -- accepted queries ----------------------------------------------------------------
+
+ACCEPTED: list[tuple[str, str]] = [
+    ("SELECT * FROM orders", "duckdb"),
+    ("select order_id from ORDERS;", "duckdb"),
+    ("SELECT 1; -- trailing comment", "duckdb"),
+    ("\ufeffSELECT 1", "duckdb"),
+    ("SELECT * FROM main.orders", "duckdb"),
+    ('SELECT * FROM "ORDERS"', "duckdb"),
+    ("FROM orders", "duckdb"),
+    ("TABLE orders", "duckdb"),
+    ("VALUES (1, 'a'), (2, 'b')", "duckdb"),
+    ("(SELECT order_id FROM orders)", "duckdb"),
+    ("SELECT o.order_id, c.name FROM orders o JOIN customers c USING (customer_id)", "duckdb"),
+    (
+        "SELECT c.name, count(*) FROM customers c LEFT JOIN orders o "
+        "ON o.customer_id = c.customer_id GROUP BY ALL",
+        "duckdb",
+    ),
+    ("SELECT order_id FROM orders UNION SELECT customer_id FROM customers", "duckdb"),
+    ("SELECT order_id FROM orders EXCEPT SELECT customer_id FROM customers", "postgres"),
+    ("SELECT order_id AS x FROM orders UNION ALL SELECT 1 ORDER BY x", "duckdb"),
+    ("WITH big AS (SELECT * FROM orders WHERE amount > 10) SELECT count(*) FROM big", "duckdb"),
+    (
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) "
+        "SELECT * FROM r",
+        "duckdb",
+    ),
+    (
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) "
+        "SELECT sum(n) FROM r",
+        "postgres",
+    ),
+    (
+        "SELECT * FROM orders WHERE amount > "
+        "(SELECT avg(amount) FROM orders o2 WHERE o2.customer_id = orders.customer_id)",
+        "duckdb",
+    ),
+    (
+        "SELECT name FROM customers c WHERE NOT EXISTS "
+        "(SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id)",
+        "postgres",
+    ),
+    (
+        "SELECT customer_id, SUM(amount) OVER (PARTITION BY customer_id ORDER BY order_id) "
+        "FROM orders",
+        "duckdb",
+    ),
+    (
+        "SELECT order_id, rank() OVER w FROM orders WINDOW w AS (ORDER BY amount DESC)",
+        "postgres",
+    ),
+    ("SELECT order_id FROM orders QUALIFY row_number() OVER (ORDER BY amount) = 1", "duckdb"),
+    ("SELECT status, count(*) AS n FROM orders GROUP BY status HAVING n > 1", "duckdb"),
+    ("SELECT order_id AS x FROM orders ORDER BY x", "duckdb"),
+    ("SELECT list_transform(tags, t -> upper(t)) FROM orders", "duckdb"),
+    ("SELECT * EXCLUDE (tags) FROM orders", "duckdb"),
+    ("SELECT * FROM orders, unnest(tags) AS u(tag)", "duckdb"),
+    ("SELECT * FROM range(3)", "duckdb"),
+    ("SELECT i FROM range(3) AS t(i)", "duckdb"),
+    ("SELECT * FROM generate_series(1, 3)", "postgres"),
+    # the alias of a one-column table function also names its column
+    ("SELECT x FROM unnest(ARRAY[1, 2]) AS x", "postgres"),
+    ("SELECT u FROM orders, unnest(tags) AS u", "duckdb"),
+    ("SELECT r.range FROM range(3) AS r", "duckdb"),
+    ("SELECT current_setting('threads')", "duckdb"),
+    ("SELECT order_id FROM orders WHERE status GLOB 'a*'", "duckdb"),
+    ("SELECT o.order_id FROM orders o, LATERAL (SELECT o.amount * 2 AS twice) x", "duckdb"),
+    ("SELECT TOP 3 order_id FROM orders ORDER BY amount DESC", "tsql"),
+    ("SELECT `order_id` FROM orders LIMIT 2", "mysql"),
+    ("SELECT ORDER_ID FROM ORDERS", "snowflake"),
+    ("SELECT order_id FROM orders WHERE amount IS DISTINCT FROM 0", "bigquery"),
+]
+
+
+@pytest.mark.parametrize(("sql", "dialect"), ACCEPTED)
+def test_accepted_queries_run_on_duckdb(
+    sql: str, dialect: str, con: duckdb.DuckDBPyConnection
+) -> None:
+    guarded = guard_query(sql, SCHEMA, dialect=dialect)
+    assert isinstance(guarded, GuardedQuery)
+    assert guarded.sql == sql
+    assert guarded.dialect == dialect
+    # Runs on the empty schema: every name resolved, the translation is valid DuckDB.
+    con.execute(guarded.duckdb_sql).fetchall()
+
+
+def test_postgres_integer_division_survives() -> None:
+    guarded = guard_query("SELECT 7 / 2", SCHEMA, dialect="postgres")
+    with duckdb.connect() as connection:
+        assert connection.execute(guarded.duckdb_sql).fetchall() == [(3,)]
+    duck = guard_query("SELECT 7 / 2", SCHEMA, dialect="duckdb")
+    with duckdb.connect() as connection:
+        assert connection.execute(duck.duckdb_sql).fetchall() == [(3.5,)]
+
+
+def test_star_is_expanded_and_tree_kept_apart() -> None:
+    guarded = guard_query("SELECT * FROM Orders", SCHEMA)
+    assert guarded.duckdb_sql == (
+        "SELECT orders.order_id AS order_id, orders.customer_id AS customer_id, "
+        "orders.amount AS amount, orders.status AS status, orders.tags AS tags "
+        "FROM orders AS orders"
+    )
+    parsed, qualified = guarded.parsed, guarded.qualified
+    assert isinstance(parsed, exp.Select)
+    assert isinstance(qualified, exp.Select)
+    # parsed is the source tree, untouched by qualification
+    assert isinstance(parsed.selects[0], exp.Star)
+    assert [s.alias_or_name for s in qualified.selects] == [
+        "order_id",
+        "customer_id",
+        "amount",
+        "status",
+        "tags",
+    ]
+    amount_type = qualified.selects[2].type
+    assert amount_type is not None
+    assert amount_type.is_type(exp.DataType.Type.DECIMAL)
+
+
+def test_recursive_cte_passes_through() -> None:
+    guarded = guard_query(
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r LIMIT 3",
+        SCHEMA,
+    )
+    assert guarded.duckdb_sql.startswith("WITH RECURSIVE r(n) AS")
+    with duckdb.connect() as connection:
+        assert connection.execute(guarded.duckdb_sql).fetchall() == [(1,), (2,), (3,)]
+
+
+@pytest.mark.parametrize(
+    ("sql", "dialect"),
+    [
+        ("SELECT g FROM generate_series(1, 3) AS g", "duckdb"),
+        ("SELECT g FROM generate_series(1, 3) AS g", "postgres"),
+        ("SELECT x FROM unnest(ARRAY[1, 2, 3]) AS x", "postgres"),
+    ],
+)
+def test_table_function_alias_names_its_column(sql: str, dialect: str) -> None:
+    guarded = guard_query(sql, SCHEMA, dialect=dialect)
+    with duckdb.connect() as connection:
+        rows = connection.execute(guarded.duckdb_sql).fetchall()
+    assert sorted(rows) == [(1,), (2,), (3,)]
