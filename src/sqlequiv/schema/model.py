@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from sqlglot import exp
 
@@ -27,9 +28,9 @@ class Column:
     type: exp.DataType
     nullable: bool = True
 
-    @property
+    @cached_property
     def type_sql(self) -> str:
-        """The column type as DuckDB spells it."""
+        """The column type as DuckDB spells it (cached: generating SQL is not free)."""
         return self.type.sql("duckdb")
 
 

@@ -1,0 +1,341 @@
+# Not-equivalent pairs beyond the classic traps: boundaries, join types, set
+# operations, NULLs, arithmetic, ordering. The candidate comes first.
+# schema: shop
+
+# title: amount > 100 vs amount >= 100
+# expect: not_equivalent
+# cause: filter_window
+SELECT order_id
+FROM orders
+WHERE amount > 100;
+SELECT order_id
+FROM orders
+WHERE amount >= 100;
+
+# title: created_at > vs >= the first day of the year on a DATE
+# expect: not_equivalent
+# cause: filter_window
+SELECT customer_id
+FROM customers
+WHERE created_at > '2026-01-01';
+SELECT customer_id
+FROM customers
+WHERE created_at >= '2026-01-01';
+
+# title: casting to DATE widens the upper bound to the whole last day
+# expect: not_equivalent
+# cause: filter_window
+SELECT order_id
+FROM orders
+WHERE CAST(placed_at AS DATE) <= '2026-09-30';
+SELECT order_id
+FROM orders
+WHERE placed_at <= '2026-09-30';
+
+# title: LEFT JOIN where the reference uses an inner join
+# expect: not_equivalent
+# cause: extra_rows
+SELECT c.customer_id, o.order_id
+FROM customers c
+LEFT JOIN orders o ON o.customer_id = c.customer_id;
+SELECT c.customer_id, o.order_id
+FROM customers c
+JOIN orders o ON o.customer_id = c.customer_id;
+
+# title: inner join where the reference keeps departments without employees
+# schema: hr
+# expect: not_equivalent
+# cause: missing_rows
+SELECT d.dname, COUNT(e.empno) AS headcount
+FROM dept d
+JOIN emp e ON e.deptno = d.deptno
+GROUP BY d.dname;
+SELECT d.dname, COUNT(e.empno) AS headcount
+FROM dept d
+LEFT JOIN emp e ON e.deptno = d.deptno
+GROUP BY d.dname;
+
+# title: UNION ALL where the reference uses UNION
+# expect: not_equivalent
+# cause: extra_rows
+SELECT customer_id FROM orders WHERE status = 'shipped'
+UNION ALL
+SELECT customer_id FROM orders WHERE status = 'returned';
+SELECT customer_id FROM orders WHERE status = 'shipped'
+UNION
+SELECT customer_id FROM orders WHERE status = 'returned';
+
+# title: status <> 'cancelled' drops orders with a NULL status
+# expect: not_equivalent
+# cause: missing_rows
+SELECT order_id
+FROM orders
+WHERE status <> 'cancelled';
+SELECT order_id
+FROM orders
+WHERE status IS DISTINCT FROM 'cancelled';
+
+# title: comm = NULL is never true
+# schema: hr
+# expect: not_equivalent
+# cause: empty_result
+SELECT empno, ename
+FROM emp
+WHERE comm = NULL;
+SELECT empno, ename
+FROM emp
+WHERE comm IS NULL;
+
+# title: sal + comm is NULL without a commission
+# schema: hr
+# expect: not_equivalent
+# cause: same_keys_different_values
+SELECT empno, sal + comm AS total_pay
+FROM emp;
+SELECT empno, sal + COALESCE(comm, 0) AS total_pay
+FROM emp;
+
+# title: SUM over COUNT of integers truncates in Postgres where AVG does not
+# dialect: postgres
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: Postgres int / int is integer division: quantities 1 and 2 give 1, AVG gives 1.5
+SELECT order_id, SUM(quantity) / COUNT(quantity) AS avg_quantity
+FROM order_items
+GROUP BY order_id;
+SELECT order_id, AVG(quantity) AS avg_quantity
+FROM order_items
+GROUP BY order_id;
+
+# title: integer division by 2 vs 2.0 in Postgres
+# dialect: postgres
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: quantity is an INTEGER; quantity / 2 truncates, quantity / 2.0 does not
+SELECT order_id, line_no, quantity / 2 AS half
+FROM order_items;
+SELECT order_id, line_no, quantity / 2.0 AS half
+FROM order_items;
+
+# title: top 2 orders by date vs top 2 by amount
+# expect: not_equivalent
+# note: rows are both missing and extra, so no single cause is labelled; the sort keys end in the primary key so LIMIT is deterministic
+SELECT order_id
+FROM orders
+ORDER BY placed_at DESC, order_id
+LIMIT 2;
+SELECT order_id
+FROM orders
+ORDER BY amount DESC NULLS LAST, order_id
+LIMIT 2;
+
+# title: descending where the reference sorts ascending
+# expect: not_equivalent
+# note: the same rows in the wrong order; the reference's top-level ORDER BY makes order part of the answer
+SELECT order_id, amount
+FROM orders
+ORDER BY order_id DESC;
+SELECT order_id, amount
+FROM orders
+ORDER BY order_id;
+
+# title: ORDER BY LIMIT 1 vs MAX on an empty table
+# expect: not_equivalent
+# cause: empty_result
+# note: MAX over no rows is one row holding NULL; the LIMIT query returns no row
+SELECT amount
+FROM orders
+ORDER BY amount DESC NULLS LAST
+LIMIT 1;
+SELECT MAX(amount)
+FROM orders;
+
+# title: LIKE 'a%' vs LIKE 'A%'
+# expect: not_equivalent
+# note: LIKE is case-sensitive in DuckDB; each side finds names the other misses
+SELECT customer_id
+FROM customers
+WHERE name LIKE 'a%';
+SELECT customer_id
+FROM customers
+WHERE name LIKE 'A%';
+
+# title: ILIKE where the reference is case-sensitive
+# expect: not_equivalent
+# cause: extra_rows
+SELECT customer_id
+FROM customers
+WHERE name ILIKE 'a%';
+SELECT customer_id
+FROM customers
+WHERE name LIKE 'A%';
+
+# title: COUNT(DISTINCT status) vs COUNT(status)
+# expect: not_equivalent
+# cause: same_keys_different_values
+SELECT customer_id, COUNT(DISTINCT status) AS n
+FROM orders
+GROUP BY customer_id;
+SELECT customer_id, COUNT(status) AS n
+FROM orders
+GROUP BY customer_id;
+
+# title: HAVING COUNT(*) >= 2 vs >= 1
+# expect: not_equivalent
+# cause: missing_rows
+# note: repeat customers only, where the reference wants every customer with an order
+SELECT customer_id, COUNT(*) AS n
+FROM orders
+GROUP BY customer_id
+HAVING COUNT(*) >= 2;
+SELECT customer_id, COUNT(*) AS n
+FROM orders
+GROUP BY customer_id
+HAVING COUNT(*) >= 1;
+
+# title: OR binds weaker than AND
+# expect: not_equivalent
+# cause: extra_rows
+# note: the candidate reads as shipped OR (delivered AND amount > 100)
+SELECT order_id
+FROM orders
+WHERE status = 'shipped' OR status = 'delivered' AND amount > 100;
+SELECT order_id
+FROM orders
+WHERE (status = 'shipped' OR status = 'delivered') AND amount > 100;
+
+# title: SUM of a CASE vs COUNT FILTER on an empty table
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: SUM over no rows is NULL, COUNT is 0
+SELECT SUM(CASE WHEN plan = 'enterprise' THEN 1 ELSE 0 END) AS n
+FROM customers;
+SELECT COUNT(*) FILTER (WHERE plan = 'enterprise') AS n
+FROM customers;
+
+# title: SUM of a LEFT JOIN is NULL where the reference says 0
+# expect: not_equivalent
+# cause: same_keys_different_values
+SELECT c.customer_id, SUM(o.amount) AS total
+FROM customers c
+LEFT JOIN orders o ON o.customer_id = c.customer_id
+GROUP BY c.customer_id;
+SELECT c.customer_id, COALESCE(SUM(o.amount), 0) AS total
+FROM customers c
+LEFT JOIN orders o ON o.customer_id = c.customer_id
+GROUP BY c.customer_id;
+
+# title: number of order lines vs number of items
+# expect: not_equivalent
+# cause: same_keys_different_values
+SELECT order_id, COUNT(*) AS items
+FROM order_items
+GROUP BY order_id;
+SELECT order_id, SUM(quantity) AS items
+FROM order_items
+GROUP BY order_id;
+
+# title: enrollments per course vs distinct students per course
+# schema: school
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: a student who retakes a course in another term is enrolled twice
+SELECT course_id, COUNT(*) AS students
+FROM enrollments
+GROUP BY course_id;
+SELECT course_id, COUNT(DISTINCT student_id) AS students
+FROM enrollments
+GROUP BY course_id;
+
+# title: average grade counting ungraded enrollments as zero
+# schema: school
+# expect: not_equivalent
+# cause: same_keys_different_values
+SELECT course_id, AVG(COALESCE(grade, 0)) AS avg_grade
+FROM enrollments
+GROUP BY course_id;
+SELECT course_id, AVG(grade) AS avg_grade
+FROM enrollments
+GROUP BY course_id;
+
+# title: passing grade with ungraded enrollments let through
+# schema: school
+# expect: not_equivalent
+# cause: extra_rows
+SELECT student_id, course_id, term
+FROM enrollments
+WHERE grade >= 50 OR grade IS NULL;
+SELECT student_id, course_id, term
+FROM enrollments
+WHERE grade >= 50;
+
+# title: anti-join tested on a nullable column
+# schema: events
+# expect: not_equivalent
+# cause: extra_rows
+# note: e.value IS NULL also holds for a matched event that carries no value
+SELECT u.user_id
+FROM users u
+LEFT JOIN events e ON e.user_id = u.user_id
+WHERE e.value IS NULL;
+SELECT u.user_id
+FROM users u
+LEFT JOIN events e ON e.user_id = u.user_id
+WHERE e.event_id IS NULL;
+
+# title: events per country vs users per country
+# schema: events
+# expect: not_equivalent
+# cause: same_keys_different_values
+SELECT u.country, COUNT(*) AS n
+FROM events e
+JOIN users u ON u.user_id = e.user_id
+GROUP BY u.country;
+SELECT u.country, COUNT(DISTINCT e.user_id) AS n
+FROM events e
+JOIN users u ON u.user_id = e.user_id
+GROUP BY u.country;
+
+# title: daily active users per day and kind vs per day
+# schema: events
+# expect: not_equivalent
+# cause: grain
+SELECT CAST(ts AS DATE) AS day, COUNT(DISTINCT user_id) AS dau
+FROM events
+GROUP BY CAST(ts AS DATE), kind;
+SELECT CAST(ts AS DATE) AS day, COUNT(DISTINCT user_id) AS dau
+FROM events
+GROUP BY CAST(ts AS DATE);
+
+# title: ts <= the last day of March misses the rest of that day
+# schema: events
+# expect: not_equivalent
+# cause: filter_window
+SELECT event_id
+FROM events
+WHERE ts >= '2026-03-01' AND ts <= '2026-03-31';
+SELECT event_id
+FROM events
+WHERE ts >= '2026-03-01' AND ts < '2026-04-01';
+
+# title: average value counting NULL as zero
+# schema: events
+# expect: not_equivalent
+# cause: same_keys_different_values
+SELECT kind, AVG(COALESCE(value, 0)) AS avg_value
+FROM events
+GROUP BY kind;
+SELECT kind, AVG(value) AS avg_value
+FROM events
+GROUP BY kind;
+
+# title: employees without a department are lost by the join
+# schema: hr
+# expect: not_equivalent
+# cause: missing_rows
+SELECT e.empno, e.ename, d.dname
+FROM emp e
+JOIN dept d ON d.deptno = e.deptno;
+SELECT e.empno, e.ename, d.dname
+FROM emp e
+LEFT JOIN dept d ON d.deptno = e.deptno;

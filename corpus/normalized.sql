@@ -1,0 +1,207 @@
+# Equivalent pairs that differ only in ways the normalizer must see through
+# (# method: normalized): aliases, column order, AND/OR order, BETWEEN, COUNT(1),
+# inner-join order, comma joins, derived tables and CTEs, GROUP BY ordinals,
+# in several source dialects.
+# schema: shop
+# dialect: duckdb
+
+# title: column and table alias renames
+# expect: equivalent
+# method: normalized
+SELECT c.name AS customer_name, c.plan AS tier
+FROM customers AS c
+WHERE c.plan = 'pro';
+SELECT customers.name, customers.plan
+FROM customers
+WHERE customers.plan = 'pro';
+
+# title: alias renames with MySQL backticks
+# dialect: mysql
+# expect: equivalent
+# method: normalized
+SELECT `o`.`order_id` AS `id`, `o`.`amount` AS `total`
+FROM `orders` AS `o`
+WHERE `o`.`status` = 'shipped';
+SELECT x.order_id, x.amount
+FROM orders x
+WHERE x.status = 'shipped';
+
+# title: column order in the select list
+# dialect: postgres
+# expect: equivalent
+# method: normalized
+SELECT name, customer_id, plan
+FROM customers;
+SELECT customer_id, plan, name
+FROM customers;
+
+# title: AND operands swapped
+# dialect: mysql
+# expect: equivalent
+# method: normalized
+SELECT order_id
+FROM orders
+WHERE amount > 100 AND status = 'shipped';
+SELECT order_id
+FROM orders
+WHERE status = 'shipped' AND amount > 100;
+
+# title: OR operands swapped
+# dialect: trino
+# expect: equivalent
+# method: normalized
+SELECT order_id, status
+FROM orders
+WHERE status = 'delivered' OR status = 'shipped';
+SELECT order_id, status
+FROM orders
+WHERE status = 'shipped' OR status = 'delivered';
+
+# title: mixed AND and OR with operands reordered
+# dialect: postgres
+# expect: equivalent
+# method: normalized
+SELECT order_id
+FROM orders
+WHERE (amount > 100 OR status = 'vip') AND placed_at >= '2026-07-01';
+SELECT order_id
+FROM orders
+WHERE placed_at >= '2026-07-01' AND (status = 'vip' OR amount > 100);
+
+# title: BETWEEN vs two comparisons on a decimal
+# dialect: sqlite
+# expect: equivalent
+# method: normalized
+SELECT order_id
+FROM orders
+WHERE amount BETWEEN 10 AND 20;
+SELECT order_id
+FROM orders
+WHERE amount >= 10 AND amount <= 20;
+
+# title: BETWEEN vs two comparisons on a date
+# dialect: trino
+# expect: equivalent
+# method: normalized
+SELECT customer_id
+FROM customers
+WHERE created_at BETWEEN DATE '2026-01-01' AND DATE '2026-03-31';
+SELECT customer_id
+FROM customers
+WHERE created_at >= DATE '2026-01-01' AND created_at <= DATE '2026-03-31';
+
+# title: COUNT(1) vs COUNT(*)
+# dialect: postgres
+# expect: equivalent
+# method: normalized
+SELECT customer_id, COUNT(1) AS n
+FROM orders
+GROUP BY customer_id;
+SELECT customer_id, COUNT(*) AS n
+FROM orders
+GROUP BY customer_id;
+
+# title: COUNT(1) vs COUNT(*) in MySQL
+# dialect: mysql
+# expect: equivalent
+# method: normalized
+SELECT status, COUNT(1)
+FROM orders
+WHERE amount > 50
+GROUP BY status;
+SELECT status, COUNT(*)
+FROM orders
+WHERE amount > 50
+GROUP BY status;
+
+# title: inner join operands swapped
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, c.name
+FROM orders o
+JOIN customers c ON c.customer_id = o.customer_id
+WHERE c.plan = 'enterprise';
+SELECT o.order_id, c.name
+FROM customers c
+INNER JOIN orders o ON o.customer_id = c.customer_id
+WHERE c.plan = 'enterprise';
+
+# title: three-way inner join in another order
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, p.name, oi.quantity
+FROM order_items oi
+JOIN orders o ON o.order_id = oi.order_id
+JOIN products p ON p.product_id = oi.product_id;
+SELECT o.order_id, p.name, oi.quantity
+FROM products p
+JOIN order_items oi ON oi.product_id = p.product_id
+JOIN orders o ON oi.order_id = o.order_id;
+
+# title: comma join vs JOIN ON
+# dialect: mysql
+# expect: equivalent
+# method: normalized
+SELECT c.name, o.order_id
+FROM customers c, orders o
+WHERE c.customer_id = o.customer_id AND c.plan = 'pro';
+SELECT c.name, o.order_id
+FROM customers c
+JOIN orders o ON c.customer_id = o.customer_id
+WHERE c.plan = 'pro';
+
+# title: comma join vs JOIN ON in SQLite
+# dialect: sqlite
+# expect: equivalent
+# method: normalized
+SELECT p.name, oi.quantity
+FROM order_items oi, products p
+WHERE p.product_id = oi.product_id;
+SELECT p.name, oi.quantity
+FROM order_items oi
+INNER JOIN products p ON p.product_id = oi.product_id;
+
+# title: derived table vs flat query
+# dialect: postgres
+# expect: equivalent
+# method: normalized
+SELECT t.order_id
+FROM (SELECT order_id, amount FROM orders WHERE status = 'paid') AS t
+WHERE t.amount > 50;
+SELECT order_id
+FROM orders
+WHERE status = 'paid' AND amount > 50;
+
+# title: CTE vs flat query
+# dialect: trino
+# expect: equivalent
+# method: normalized
+WITH pro AS (
+  SELECT customer_id, name FROM customers WHERE plan = 'pro'
+)
+SELECT name FROM pro;
+SELECT name
+FROM customers
+WHERE plan = 'pro';
+
+# title: GROUP BY ordinal vs column
+# dialect: sqlite
+# expect: equivalent
+# method: normalized
+SELECT status, COUNT(*)
+FROM orders
+GROUP BY 1;
+SELECT status, COUNT(*)
+FROM orders
+GROUP BY status;
+
+# title: GROUP BY two ordinals vs columns
+# dialect: postgres
+# expect: equivalent
+# method: normalized
+SELECT customer_id, status, SUM(amount)
+FROM orders
+GROUP BY 1, 2;
+SELECT customer_id, status, SUM(amount)
+FROM orders
+GROUP BY customer_id, status;
