@@ -39,7 +39,6 @@ FROM customers c;
 # title: left join group count vs correlated count without a key on customers
 # schema: shop_nopk
 # expect: not_equivalent
-# cause: grain
 # note: two customers rows with the same id and name merge into one group; the subquery keeps one row per customers row
 SELECT c.customer_id, c.name, COUNT(o.order_id) AS order_count
 FROM customers c

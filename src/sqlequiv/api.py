@@ -121,7 +121,15 @@ def _check(
         engine.prepare(schema)
         prober = Prober(engine, schema, cand, ref, options)
         try:
-            results = search(prober, schema, domains, options, seeds=seeds, stop_after=stop_after)
+            results = search(
+                prober,
+                schema,
+                domains,
+                options,
+                seeds=seeds,
+                stop_after=stop_after,
+                relevant=harvested.mentioned,
+            )
         except QueryFailed as exc:
             return _execution_error(exc, base)
     evidence = dict(results[0].evidence)

@@ -120,11 +120,15 @@ def classify(
     window = _window_difference(candidate_ast, reference_ast)
     # Before empty_result: a minimal counterexample to a window error often holds
     # one row on the boundary, which leaves the candidate empty.
-    if not pairs and window is not None:
-        return "filter_window", f"{window}. {_rows_detail(view, view.missing, view.extra)}"
+    if window is not None:
+        rows = _pairs_detail(view, pairs, key) if pairs else _rows_detail(view, view.missing, view.extra)
+        return "filter_window", f"{window}. {rows}"
     if not candidate.rows and reference.rows:
         return "empty_result", _empty_detail(view)
     if pairs:
+        swapped = _swapped_columns(view, pairs, key, candidate_ast, reference_ast)
+        if swapped:
+            return "projection", f"{swapped} {_pairs_detail(view, pairs, key)}"
         detail = _pairs_detail(view, pairs, key)
         paired_m = {m for m, _ in pairs}
         paired_e = {e for _, e in pairs}
@@ -132,8 +136,6 @@ def classify(
         rest_e = [e for i, e in enumerate(view.extra) if i not in paired_e]
         if rest_m or rest_e:
             detail += " " + _rows_detail(view, rest_m, rest_e)
-        if window is not None:
-            detail += f" {window}."
         return "same_keys_different_values", detail
     cause: Cause = "missing_rows" if len(view.missing) >= len(view.extra) else "extra_rows"
     if not view.missing and not view.extra:
@@ -691,6 +693,47 @@ def _key_candidates(view: _View, reference_ast: exp.Expr | None) -> list[list[in
         if key and len(key) < width and key not in unique:
             unique.append(key)
     return unique
+
+
+def _swapped_columns(
+    view: _View,
+    pairs: list[tuple[int, int]],
+    key: list[int],
+    candidate_ast: exp.Expr | None,
+    reference_ast: exp.Expr | None,
+) -> str | None:
+    """Name the columns the candidate projects in place of the reference's, if that is all.
+
+    Rows pair up by key and every differing value sits in an output column
+    that is a plain column in both queries, but a different one
+    (``p.category`` where the reference asks for ``p.name``): a projection error.
+    """
+    if view.column_map is None or not isinstance(candidate_ast, exp.Select):
+        return None
+    if not isinstance(reference_ast, exp.Select):
+        return None
+    cand_sel, ref_sel = candidate_ast.selects, reference_ast.selects
+    differing = {
+        c
+        for mi, ei in pairs
+        for c in range(len(view.names))
+        if c not in key
+        and canonical_value(view.missing[mi][c]) != canonical_value(view.extra[ei][c])
+    }
+    if not differing:
+        return None
+    clauses = []
+    for c in sorted(differing):
+        j = view.column_map[c]
+        if c >= len(ref_sel) or j >= len(cand_sel):
+            return None
+        ref_expr, cand_expr = ref_sel[c].unalias(), cand_sel[j].unalias()
+        if not (isinstance(ref_expr, exp.Column) and isinstance(cand_expr, exp.Column)):
+            return None
+        if _normalized(ref_expr) == _normalized(cand_expr):
+            return None
+        clauses.append(f"{cand_expr.sql()} where the reference projects {ref_expr.sql()}")
+    return "The candidate projects " + "; ".join(clauses) + "."
 
 
 def _pairs_detail(view: _View, pairs: list[tuple[int, int]], key: list[int]) -> str:

@@ -42,6 +42,17 @@ class Database:
         """A copy with ``table`` holding ``rows``."""
         return Database({**self.tables, table: rows})
 
+    def merge(self, other: Database) -> Database:
+        """Both databases' rows, table by table (rows of ``other`` already present are skipped).
+
+        The result may break a key; callers check constraints before using it.
+        """
+        tables = dict(self.tables)
+        for name, rows in other.tables.items():
+            mine = tables.get(name, ())
+            tables[name] = mine + tuple(r for r in rows if r not in mine)
+        return Database(tables)
+
     def __iter__(self) -> Iterator[tuple[str, tuple[Row, ...]]]:
         return iter(self.tables.items())
 
