@@ -66,8 +66,10 @@ def check(
     Example:
         >>> v = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
         ...           "CREATE TABLE t (a INT)")
-        >>> v.verdict, v.counterexample.tables
-        ('not_equivalent', {'t': [{'a': 1}]})
+        >>> v.verdict, v.counterexample.cause
+        ('not_equivalent', 'filter_window')
+        >>> v.counterexample.missing_rows
+        [[1]]
     """
     options = options or Options()
     timer = _Timer()

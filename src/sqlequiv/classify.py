@@ -20,17 +20,21 @@ The rules run in this order and the first that applies wins:
    *identical* rows for a key count only when the GROUP BYs differ: without
    that they are plain duplicates (``extra_rows``). When the GROUP BYs differ
    but no shared key is an output column, differing row counts suffice.
-3. ``filter_window``: no key pairs a missing row with an extra row (rows are
-   only missing or only extra), and the range comparisons (``>``, ``>=``,
+3. ``filter_window``: the range comparisons (``>``, ``>=``,
    ``<``, ``<=``, ``BETWEEN``) in the two queries' WHERE, ON and HAVING
    clauses differ: another column, another bound, another inclusivity.
    ``BETWEEN a AND b`` is read as ``>= a AND <= b`` so that it only differs
    from a spelled-out range when the bounds do. This comes before
    ``empty_result`` on purpose: the shrinker's minimal counterexample to a
    window error is typically one row on the boundary, which leaves the
-   candidate empty, and "empty" would hide the actionable cause.
+   candidate empty, and "empty" would hide the actionable cause. It also
+   comes before key pairing: a narrower window on an aggregate changes
+   counts, and the bound is what to fix (the sentence names the keys).
 4. ``empty_result``: the candidate returns no rows and the reference does.
-5. ``same_keys_different_values``: a key pairs a missing row with an extra
+5. ``projection`` again when rows pair by key and every differing value sits
+   in an output column that is a different plain column in the two queries
+   (``p.category`` where the reference asks for ``p.name``); otherwise
+   ``same_keys_different_values``: a key pairs a missing row with an extra
    row. Keys tried: the reference's GROUP BY output columns (shortened to the
    shortest prefix that is unique in both results), a single column unique in
    both results with the same values on both sides, a unique prefix of the

@@ -1,0 +1,174 @@
+"""Normalization: rewrite a qualified query into a canonical form.
+
+Two queries whose canonical forms render to the same SQL are *proved*
+equivalent (verdict ``equivalent``, method ``normalized``), so every rule in
+:data:`RULES` must preserve the query's result exactly, under bag semantics
+and SQL's three-valued logic, on every database. The only liberty taken is
+the one the result comparison grants: output column names never matter and,
+with ``ignore_column_order``, neither does the order of the top-level
+columns. Each rule is a module of its own whose docstring says why it is
+sound; when a rule is unsure it leaves the tree alone, and the pair simply
+goes on to the later stages. "Every database" means every database that
+satisfies the schema's declared constraints: only ``drop_key_distinct`` relies
+on them (on primary and NOT NULL unique keys).
+
+The rules run in order, in three phases. Structural rules first (inline
+CTEs, flatten inner joins, merge derived tables, expand BETWEEN, push NOT,
+...); then the naming rules (source order, canonical aliases); then the rules
+that choose an order by comparing SQL text, which only make sense once
+aliases are canonical. The text phase is repeated until the rendering stops
+changing (at most three rounds in all), because sorting one clause can change
+the text another clause is sorted by. A last rule, ``ensure_parens``, makes
+sure the rendering is unambiguous, so that equal text means equal trees.
+
+sqlglot's own optimizer rules are not used. ``merge_subqueries`` merges a
+derived table on the NULL-supplying side of an outer join even when it
+projects a constant (``SELECT 1 AS one`` turns an unmatched NULL into 1);
+``simplify`` bundles dozens of rewrites, among them constant folding that
+changes result types (``DATE + INTERVAL`` is a TIMESTAMP in DuckDB), which
+would each need the three-valued, type-exact argument given here;
+``unnest_subqueries`` decorrelates with known subtleties; ``normalize`` (CNF)
+can blow up. The rewrites here are narrower and each is argued in its module.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from sqlglot import exp
+
+from sqlequiv.normalize.canonical_aliases import canonical_aliases
+from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
+from sqlequiv.normalize.count_star import count_star
+from sqlequiv.normalize.distinct_group_by import distinct_group_by
+from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
+from sqlequiv.normalize.ensure_parens import ensure_parens
+from sqlequiv.normalize.exists_select_one import exists_select_one
+from sqlequiv.normalize.expand_between import expand_between
+from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins
+from sqlequiv.normalize.having_to_where import having_to_where
+from sqlequiv.normalize.inline_ctes import inline_ctes
+from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
+from sqlequiv.normalize.normalize_in import normalize_in
+from sqlequiv.normalize.order_sources import order_sources
+from sqlequiv.normalize.orient_comparisons import orient_comparisons
+from sqlequiv.normalize.push_not import push_not
+from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
+from sqlequiv.normalize.sort_connectives import sort_connectives
+from sqlequiv.normalize.sort_group_by import sort_group_by
+from sqlequiv.normalize.sort_projections import sort_projections
+from sqlequiv.normalize.sort_set_operations import sort_set_operations
+from sqlequiv.normalize.strip_parens import strip_parens
+from sqlequiv.normalize.unquote_identifiers import unquote_identifiers
+from sqlequiv.schema.model import Schema
+
+__all__ = ["RULES", "canonical_form", "canonical_sql"]
+
+Rule = Callable[..., exp.Expr]
+
+#: The normalization rules, in the order they run.
+RULES: tuple[Rule, ...] = (
+    # Structural phase: change the shape of the query.
+    unquote_identifiers,
+    inline_ctes,
+    flatten_inner_joins,
+    merge_derived_tables,
+    collapse_identity_selects,
+    having_to_where,
+    drop_key_distinct,
+    strip_parens,
+    expand_between,
+    normalize_in,
+    push_not,
+    count_star,
+    exists_select_one,
+    resolve_order_ordinals,
+    # Naming phase: the order of sources, then the names derived from it.
+    order_sources,
+    canonical_aliases,
+    # Text phase: sort whatever is a set, by canonical text.
+    orient_comparisons,
+    normalize_in,
+    sort_connectives,
+    strip_parens,
+    sort_group_by,
+    distinct_group_by,
+    sort_set_operations,
+    sort_projections,
+    # Safety net: the rendering must be unambiguous.
+    ensure_parens,
+)
+
+#: The text phase, re-run until the rendering is stable.
+_TEXT_RULES = RULES[RULES.index(orient_comparisons) :]
+
+_MAX_ROUNDS = 3
+
+
+def canonical_form(
+    qualified: exp.Expression, schema: Schema, *, ignore_column_order: bool = True
+) -> exp.Expression:
+    """The canonical form of a qualified, type-annotated query; the input is not modified.
+
+    Args:
+        qualified: the output of :func:`sqlequiv.qualify.qualify_query`.
+        schema: the schema the query was qualified against.
+        ignore_column_order: whether the result comparison ignores the order
+            of the output columns (then the top-level columns are sorted).
+
+    Returns:
+        A new tree, semantically equivalent to ``qualified`` up to output
+        column names (and column order when ``ignore_column_order``).
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot import exp
+        >>> from sqlequiv.qualify import qualify_query
+        >>> from sqlequiv.schema.model import Column, Schema, Table
+        >>> s = Schema((Table("t", (Column("a", exp.DataType.build("INT")),)),))
+        >>> ast = sqlglot.parse_one("SELECT x.a AS n FROM t AS x WHERE 1 < x.a")
+        >>> canonical_form(qualify_query(ast, s, "duckdb"), s).sql()
+        'SELECT t0.a FROM t AS t0 WHERE t0.a > 1'
+    """
+    options: dict[str, Any] = {"ignore_column_order": ignore_column_order, "schema": schema}
+    tree: exp.Expr = qualified.copy()
+    for rule in RULES:
+        tree = _apply(rule, tree, options)
+    previous = tree.sql(dialect="duckdb")
+    for _ in range(_MAX_ROUNDS - 1):
+        for rule in _TEXT_RULES:
+            tree = _apply(rule, tree, options)
+        text = tree.sql(dialect="duckdb")
+        if text == previous:
+            break
+        previous = text
+    assert isinstance(tree, exp.Expression)
+    return tree
+
+
+def canonical_sql(
+    qualified: exp.Expression, schema: Schema, *, ignore_column_order: bool = True
+) -> str:
+    """The DuckDB SQL of :func:`canonical_form`; equal strings mean proved equivalent.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot import exp
+        >>> from sqlequiv.qualify import qualify_query
+        >>> from sqlequiv.schema.model import Column, Schema, Table
+        >>> s = Schema((Table("t", (Column("a", exp.DataType.build("INT")),)),))
+        >>> def canon(sql):
+        ...     return canonical_sql(qualify_query(sqlglot.parse_one(sql), s, "duckdb"), s)
+        >>> canon("SELECT COUNT(1) FROM t AS u") == canon("SELECT COUNT(*) FROM t")
+        True
+    """
+    form = canonical_form(qualified, schema, ignore_column_order=ignore_column_order)
+    return form.sql(dialect="duckdb")
+
+
+def _apply(rule: Rule, tree: exp.Expr, options: dict[str, Any]) -> exp.Expr:
+    accepted = inspect.signature(rule).parameters
+    kwargs = {name: value for name, value in options.items() if name in accepted}
+    return rule(tree, **kwargs)

@@ -1,0 +1,434 @@
+"""Helpers shared by the normalization rules.
+
+Every rule must keep the tree's meaning exactly (a wrong rewrite is a false
+proof), so most helpers here answer a conservative question: "is this node
+simple enough that the textbook rewrite is obviously valid?". When the answer
+is unclear they say no, and the rule leaves the node alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from sqlglot import exp
+from sqlglot.optimizer.scope import Scope, traverse_scope
+
+# Functions whose value may differ between two evaluations in the same query.
+# A rewrite that duplicates, drops or merges such a call changes the result.
+_VOLATILE_CLASSES: tuple[type[exp.Expr], ...] = (exp.Rand, exp.Randn, exp.Uuid)
+_VOLATILE_NAMES = frozenset(
+    {
+        "random",
+        "rand",
+        "randn",
+        "uuid",
+        "gen_random_uuid",
+        "uuidv4",
+        "uuidv7",
+        "random_uuid",
+        "nextval",
+        "currval",
+        "setseed",
+    }
+)
+
+#: Comparison operators whose truth value is NULL as soon as one side is NULL.
+COMPARISONS: tuple[type[exp.Expr], ...] = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+#: Nodes that render as one token or a self-delimited group: they never need
+#: parentheses, whatever operator they are an operand of.
+ATOMIC: tuple[type[exp.Expr], ...] = (
+    exp.Column,
+    exp.Literal,
+    exp.Null,
+    exp.Boolean,
+    exp.Paren,
+    exp.Subquery,
+    exp.Star,
+    exp.Exists,
+    exp.Any,
+    exp.All,
+)
+
+#: Functions that render as ``NAME(arguments)`` (or ``CASE ... END``): their
+#: arguments are comma-separated slots and the call itself is self-delimited.
+CALLS: tuple[type[exp.Expr], ...] = (
+    exp.AggFunc,
+    exp.Anonymous,
+    exp.Cast,
+    exp.TryCast,
+    exp.Case,
+    exp.If,
+    exp.Coalesce,
+    exp.Nullif,
+    exp.Greatest,
+    exp.Least,
+    exp.Upper,
+    exp.Lower,
+    exp.Length,
+    exp.Abs,
+    exp.Round,
+    exp.Floor,
+    exp.Ceil,
+    exp.DateTrunc,
+    exp.TimestampTrunc,
+    exp.Extract,
+    exp.Substring,
+    exp.Trim,
+    exp.Rand,
+    exp.Window,
+)
+
+#: Parents whose child slot is a list item or a clause body, never an operator
+#: operand, so the child's precedence cannot matter.
+SLOT_PARENTS: tuple[type[exp.Expr], ...] = (
+    exp.Alias,
+    exp.Select,
+    exp.Where,
+    exp.Having,
+    exp.Qualify,
+    exp.Group,
+    exp.Ordered,
+    exp.Tuple,
+    exp.Paren,
+    exp.Join,
+    *CALLS,
+)
+
+
+_T = exp.DataType.Type
+_EXACT_NUMERIC = frozenset(
+    {_T.TINYINT, _T.SMALLINT, _T.INT, _T.BIGINT, _T.UTINYINT, _T.USMALLINT, _T.UINT, _T.DECIMAL}
+)
+_TEXT = frozenset({_T.VARCHAR, _T.TEXT, _T.CHAR, _T.NVARCHAR, _T.NCHAR})
+_TEMPORAL = frozenset({_T.DATE, _T.TIMESTAMP, _T.TIMESTAMPNTZ, _T.DATETIME})
+_FLOAT = frozenset({_T.FLOAT, _T.DOUBLE})
+
+
+def same_exact_family(*nodes: exp.Expr) -> bool:
+    """Whether the annotated types of ``nodes`` convert into each other exactly.
+
+    Integers and decimals; strings; dates and timestamps without time zone; or
+    one single floating-point type. Comparing such values pairwise or after a
+    common cast gives the same answer, so rewrites that change how operands are
+    grouped for typing (BETWEEN, IN) keep their meaning.
+    """
+    kinds = set()
+    for node in nodes:
+        data_type = node.type
+        if data_type is None:
+            return False
+        kinds.add(data_type.this)
+    return any(kinds <= family for family in (_EXACT_NUMERIC, _TEXT, _TEMPORAL)) or (
+        len(kinds) == 1 and kinds <= _FLOAT
+    )
+
+
+def sql_text(node: exp.Expr) -> str:
+    """The DuckDB SQL of ``node``: the text every sort key is built from."""
+    return node.sql(dialect="duckdb")
+
+
+def is_volatile(node: exp.Expr) -> bool:
+    """Whether ``node`` contains a function that may return a new value on each call."""
+    for sub in node.walk():
+        if isinstance(sub, _VOLATILE_CLASSES):
+            return True
+        if isinstance(sub, exp.Func) and sub.sql_name().lower() in _VOLATILE_NAMES:
+            return True
+        if isinstance(sub, exp.Anonymous) and sub.name.lower() in _VOLATILE_NAMES:
+            return True
+    return False
+
+
+def is_deterministic(node: exp.Expr) -> bool:
+    """Whether two evaluations of ``node`` on the same row surely give the same value.
+
+    Conservative: volatile functions, window functions (whose value depends on
+    an order that may have ties) and subqueries (which may contain a LIMIT
+    without a total order) all count as non-deterministic.
+    """
+    if is_volatile(node):
+        return False
+    return not any(isinstance(sub, exp.Window | exp.Query) for sub in node.walk())
+
+
+def contains(node: exp.Expr, *types: type[exp.Expr]) -> bool:
+    """Whether ``node`` or any descendant is an instance of ``types``."""
+    return any(isinstance(sub, types) for sub in node.walk())
+
+
+def wrap_operand(node: exp.Expr) -> exp.Expr:
+    """Parenthesize ``node`` unless it is atomic, for use as an operator operand.
+
+    The canonical SQL text is only a faithful picture of the tree when every
+    operand that binds more loosely than its operator is parenthesized; adding
+    parentheses around anything non-atomic is always safe.
+    """
+    return node if self_delimited(node) else exp.Paren(this=node)
+
+
+def self_delimited(node: exp.Expr) -> bool:
+    """Whether ``node`` renders as one token or a self-delimited group (never needs parens)."""
+    # A call class that is also an operator (``->``, ``||``) would render infix.
+    return isinstance(node, ATOMIC) or (
+        isinstance(node, CALLS) and not isinstance(node, exp.Binary | exp.Unary | exp.Predicate)
+    )
+
+
+#: Operators that bind more loosely than a comparison: as a comparison operand
+#: they need parentheses.
+LOOSE: tuple[type[exp.Expr], ...] = (exp.Connector, exp.Not, exp.Predicate)
+
+#: Arithmetic and concatenation, which bind more tightly than any comparison.
+TIGHT: tuple[type[exp.Expr], ...] = (
+    exp.Add,
+    exp.Sub,
+    exp.Mul,
+    exp.Div,
+    exp.IntDiv,
+    exp.Mod,
+    exp.DPipe,
+    exp.Neg,
+)
+
+
+def comparison_operand(node: exp.Expr) -> exp.Expr:
+    """Parenthesize ``node`` if it binds more loosely than a comparison operator."""
+    if isinstance(node, LOOSE) and not isinstance(node, exp.Any | exp.All):
+        return exp.Paren(this=node)
+    return node
+
+
+def needs_parens(node: exp.Expr, parent: exp.Expr | None) -> bool:
+    """Whether ``node`` placed under ``parent`` must be parenthesized."""
+    if parent is None or isinstance(parent, SLOT_PARENTS):
+        return False
+    return not self_delimited(node)
+
+
+def replace_keeping_precedence(old: exp.Expr, new: exp.Expr) -> None:
+    """Replace ``old`` by ``new``, adding parentheses when the context needs them."""
+    if needs_parens(new, old.parent):
+        new = exp.Paren(this=new)
+    old.replace(new)
+
+
+def flatten(node: exp.Expr, kind: type[exp.Connector]) -> list[exp.Expr]:
+    """The operands of a chain of ``kind`` (AND or OR), looking through parentheses."""
+    inner = node.unnest()
+    if isinstance(inner, kind):
+        return flatten(inner.this, kind) + flatten(inner.expression, kind)
+    return [inner]
+
+
+def conjuncts(node: exp.Expr | None) -> list[exp.Expr]:
+    """The conjuncts of a condition (empty for ``None``)."""
+    return [] if node is None else flatten(node, exp.And)
+
+
+def build_chain(operands: list[exp.Expr], kind: type[exp.Connector]) -> exp.Expr:
+    """A left-deep chain of ``kind`` over ``operands``, parenthesizing weaker operands."""
+    wrapped = [_wrap_for(op, kind) for op in operands]
+    result = wrapped[0]
+    for operand in wrapped[1:]:
+        result = kind(this=result, expression=operand)
+    return result
+
+
+def _wrap_for(operand: exp.Expr, kind: type[exp.Connector]) -> exp.Expr:
+    # OR binds more loosely than AND; an AND under OR gets parentheses too, for
+    # readability (sqlglot's own ``or_`` does the same).
+    if isinstance(operand, exp.Connector) and not isinstance(operand, kind):
+        return exp.Paren(this=operand)
+    return operand
+
+
+def and_all(conditions: Iterable[exp.Expr | None]) -> exp.Expr | None:
+    """AND of the non-``None`` conditions, or ``None`` when there are none.
+
+    Literal TRUE conjuncts are dropped (``p AND TRUE`` is ``p`` in three-valued
+    logic, and a WHERE that is TRUE keeps every row), so ``JOIN ... ON TRUE``
+    meets a comma join.
+    """
+    parts: list[exp.Expr] = []
+    for condition in conditions:
+        parts.extend(
+            part
+            for part in conjuncts(condition)
+            if not (isinstance(part, exp.Boolean) and part.this is True)
+        )
+    return build_chain(parts, exp.And) if parts else None
+
+
+def set_where(select: exp.Select, condition: exp.Expr | None) -> None:
+    """Set (or clear) the WHERE clause of ``select``."""
+    select.set("where", exp.Where(this=condition) if condition is not None else None)
+
+
+def truthy_args(node: exp.Expr) -> set[str]:
+    """The names of the arguments of ``node`` that are set."""
+    return {k for k, v in node.args.items() if v not in (None, False, [])}
+
+
+def is_simple_table(node: exp.Expr) -> bool:
+    """A plain base-table (or CTE) reference ``name AS alias``."""
+    return (
+        isinstance(node, exp.Table)
+        and isinstance(node.this, exp.Identifier)
+        and truthy_args(node) <= {"this", "alias", "db", "catalog"}
+        and _plain_alias(node)
+    )
+
+
+def is_simple_subquery(node: exp.Expr) -> bool:
+    """A non-lateral derived table ``(query) AS alias`` with no column list."""
+    return (
+        isinstance(node, exp.Subquery)
+        and isinstance(node.this, exp.Query)
+        and truthy_args(node) <= {"this", "alias"}
+        and _plain_alias(node)
+    )
+
+
+def _plain_alias(node: exp.Expr) -> bool:
+    alias = node.args.get("alias")
+    if alias is None:
+        return True
+    return (
+        isinstance(alias, exp.TableAlias)
+        and isinstance(alias.this, exp.Identifier)
+        and not alias.args.get("columns")
+    )
+
+
+def is_simple_source(node: exp.Expr) -> bool:
+    """A source a rule may move around: a plain table or a plain derived table."""
+    return is_simple_table(node) or is_simple_subquery(node)
+
+
+def is_inner_join(join: exp.Join) -> bool:
+    """An inner, cross or comma join with a plain source and no USING/NATURAL."""
+    return (
+        truthy_args(join) <= {"this", "on", "kind"}
+        and (join.args.get("kind") or "").upper() in ("", "INNER", "CROSS")
+        and is_simple_source(join.this)
+    )
+
+
+def from_items(select: exp.Select) -> list[exp.Expr]:
+    """The sources of ``select`` in FROM/JOIN order (empty without a FROM)."""
+    from_ = select.args.get("from_")
+    if from_ is None:
+        return []
+    return [from_.this] + [join.this for join in select.args.get("joins") or []]
+
+
+def is_flat_inner(select: exp.Select) -> bool:
+    """Whether the FROM clause of ``select`` is a comma list of plain sources.
+
+    That is the shape ``flatten_inner_joins`` produces: no ON conditions left,
+    no outer joins, no lateral or table-function sources.
+    """
+    from_ = select.args.get("from_")
+    if from_ is None or truthy_args(from_) != {"this"} or not is_simple_source(from_.this):
+        return False
+    if select.args.get("laterals") or select.args.get("pivots"):
+        return False
+    return all(is_inner_join(j) and not j.args.get("on") for j in select.args.get("joins") or [])
+
+
+def source_alias(node: exp.Expr) -> str:
+    """The name a source is referenced by (its alias, else its name)."""
+    return node.alias_or_name
+
+
+def output_names(query: exp.Expr) -> list[str] | None:
+    """The output column names of a query (from the leftmost SELECT of a set operation)."""
+    leaf = leftmost_select(query)
+    if leaf is None:
+        return None
+    return [projection.alias_or_name for projection in leaf.expressions]
+
+
+def leftmost_select(query: exp.Expr) -> exp.Select | None:
+    """The SELECT whose projection names a query's output columns."""
+    node: exp.Expr = query
+    while True:
+        node = node.unnest() if isinstance(node, exp.Paren) else node
+        if isinstance(node, exp.Subquery | exp.SetOperation):
+            node = node.this
+        else:
+            break
+    return node if isinstance(node, exp.Select) else None
+
+
+def set_operation_leaves(query: exp.Expr) -> Iterator[exp.Expr]:
+    """The branches of a (possibly nested) set operation, left to right."""
+    node = query.this if isinstance(query, exp.Subquery) else query
+    if isinstance(node, exp.SetOperation):
+        yield from set_operation_leaves(node.this)
+        yield from set_operation_leaves(node.expression)
+    else:
+        yield node
+
+
+def scopes(root: exp.Expr) -> list[Scope] | None:
+    """sqlglot's scopes of ``root`` (innermost first), or ``None`` if it cannot build them."""
+    try:
+        return traverse_scope(root)
+    except Exception:  # sqlglot raises assorted errors on shapes it does not know
+        return None
+
+
+def unqualified_columns_in_scope(query: exp.Expr) -> bool:
+    """Whether a SELECT has column references without a table qualifier.
+
+    After qualification those are references to output aliases (``ORDER BY
+    name``); a rule that renames or drops aliases must leave such scopes alone.
+    Nested queries are not searched: they are scopes of their own.
+    """
+    stack: list[exp.Expr] = [
+        child for child in query.iter_expressions() if not isinstance(child, exp.With)
+    ]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.Query):
+            continue
+        if isinstance(node, exp.Column) and not node.table:
+            return True
+        stack.extend(node.iter_expressions())
+    return False
+
+
+def is_integer_literal(node: exp.Expr) -> bool:
+    """A non-negative integer literal (an ordinal in ORDER BY / GROUP BY)."""
+    return isinstance(node, exp.Literal) and not node.is_string and node.is_int
+
+
+def reverse_preorder(root: exp.Expr) -> list[exp.Expr]:
+    """Every node of ``root``, descendants before their ancestors."""
+    return list(reversed(list(root.dfs())))
+
+
+Binding = tuple[int, str]
+
+
+def bind_columns(all_scopes: list[Scope]) -> dict[int, Binding]:
+    """Map ``id(column)`` to ``(id(select), source name)`` for every bound column.
+
+    A correlated reference is bound to the enclosing scope that declares its
+    source (sqlglot lists it among that scope's columns), so each qualified
+    column is bound exactly once.
+    """
+    bound: dict[int, Binding] = {}
+    for scope in all_scopes:
+        for name in scope.selected_sources:
+            for column in scope.source_columns(name):
+                bound[id(column)] = (id(scope.expression), name)
+    return bound
+
+
+def all_qualified_columns_bound(root: exp.Expr, bound: dict[int, Binding]) -> bool:
+    """Whether every ``table.column`` reference in ``root`` has a binding."""
+    return all(id(c) in bound for c in root.find_all(exp.Column) if c.table)

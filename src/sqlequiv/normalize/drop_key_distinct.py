@@ -1,0 +1,81 @@
+"""Drop DISTINCT when the projections include a key of the only table read.
+
+``SELECT DISTINCT customer_id, name FROM customers`` returns the same rows as
+``SELECT customer_id, name FROM customers``.
+
+Why this is sound: the rows of a single table are distinct on each declared
+key (a primary key, or a UNIQUE key whose columns are all NOT NULL; UNIQUE
+allows repeated NULLs), and projecting every key column keeps them distinct,
+so DISTINCT removes nothing. This holds on every database that satisfies the
+schema's constraints, which is what a proof is relative to. Only a SELECT that
+reads one base table (no join, no GROUP BY, no aggregate or window) is
+considered, and the key columns must be projected as bare columns.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlglot import exp
+
+from sqlequiv.normalize._util import contains, is_simple_table, truthy_args
+from sqlequiv.schema.model import Schema
+
+E = TypeVar("E", bound=exp.Expr)
+
+_ALLOWED = frozenset({"expressions", "from_", "where", "distinct", "order", "limit", "offset"})
+
+
+def drop_key_distinct(expression: E, *, schema: Schema) -> E:
+    """Remove DISTINCT from single-table SELECTs that project a whole key.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot import exp
+        >>> from sqlequiv.schema.model import Column, Schema, Table
+        >>> t = Table("t", (Column("id", exp.DataType.build("INT"), nullable=False),
+        ...                 Column("a", exp.DataType.build("INT"))), primary_key=("id",))
+        >>> e = sqlglot.parse_one("SELECT DISTINCT t.a, t.id FROM t AS t")
+        >>> drop_key_distinct(e, schema=Schema((t,))).sql()
+        'SELECT t.a, t.id FROM t AS t'
+    """
+    for select in list(expression.find_all(exp.Select)):
+        distinct = select.args.get("distinct")
+        if distinct is None or truthy_args(distinct) or truthy_args(select) - _ALLOWED:
+            continue
+        from_ = select.args.get("from_")
+        if from_ is None or truthy_args(from_) != {"this"}:
+            continue
+        source = from_.this
+        if not is_simple_table(source) or source.args.get("db"):
+            continue
+        if source.name not in schema or _is_cte_reference(select, source.name):
+            continue
+        if any(contains(p, exp.AggFunc, exp.Window) for p in select.expressions):
+            continue
+        alias = source.alias_or_name
+        projected = {
+            p.unalias().name
+            for p in select.expressions
+            if isinstance(p.unalias(), exp.Column) and p.unalias().table == alias
+        }
+        table = schema.table(source.name)
+        # A primary key is NOT NULL by definition; a UNIQUE key only if declared so.
+        keys = [table.primary_key] if table.primary_key else []
+        keys += [key for key in table.unique if all(not table.column(c).nullable for c in key)]
+        if any(set(key) <= projected for key in keys):
+            select.set("distinct", None)
+    return expression
+
+
+def _is_cte_reference(select: exp.Select, name: str) -> bool:
+    """Whether ``name`` in ``select``'s FROM could denote a CTE rather than the table."""
+    node: exp.Expr | None = select
+    while node is not None:
+        with_ = node.args.get("with_")
+        if isinstance(with_, exp.With) and any(
+            cte.alias_or_name.lower() == name.lower() for cte in with_.expressions
+        ):
+            return True
+        node = node.parent
+    return False

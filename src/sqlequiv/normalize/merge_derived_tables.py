@@ -1,0 +1,252 @@
+"""Merge simple derived tables into the query that selects from them.
+
+``SELECT s.a FROM (SELECT t.a AS a FROM t AS t WHERE t.a > 1) AS s`` becomes
+``SELECT _m0.a AS a FROM t AS _m0 WHERE _m0.a > 1`` (the inner sources get
+fresh names; ``canonical_aliases`` names them properly later).
+
+Why this is sound: when the inner query is a plain select-project-join
+(``SELECT exprs FROM sources WHERE w``; no DISTINCT, GROUP BY, HAVING,
+aggregate, window, ORDER BY, LIMIT/OFFSET, set-returning or volatile
+function), each of its rows is one combination of its sources' rows that
+satisfies ``w``, carrying the values of ``exprs``. Joining that relation with
+the outer sources is therefore the same as joining the inner sources directly
+and filtering by ``w``, and every outer reference ``s.a`` is the value of the
+projection ``a`` on that combination. The expressions are deterministic, so a
+projection copied into several places still has one value per row.
+
+The outer FROM must be either a comma list of inner sources (any position), or
+start with the derived table followed by inner and LEFT joins while the inner
+query has a single source: filtering ``F`` by ``w`` before ``F LEFT JOIN S``
+or after it gives the same rows, because ``w`` only reads ``F``, whose rows
+every LEFT join preserves. A derived table on the
+null-supplying side of an outer join is never merged: ``SELECT 1 AS one`` from
+a derived table that did not match must stay NULL (sqlglot's
+``merge_subqueries`` gets this wrong, which is why it is not used).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlglot import exp
+from sqlglot.optimizer.scope import Scope
+
+from sqlequiv.normalize._util import (
+    and_all,
+    contains,
+    from_items,
+    is_flat_inner,
+    is_inner_join,
+    is_simple_source,
+    is_simple_subquery,
+    is_volatile,
+    replace_keeping_precedence,
+    scopes,
+    set_where,
+    truthy_args,
+)
+
+E = TypeVar("E", bound=exp.Expr)
+
+_MAX_MERGES = 64
+
+# Outer SELECT arguments under which substituting a projection for a column is
+# not plainly an expression rewrite (or that we do not model).
+_OUTER_BLOCKERS = frozenset(
+    {
+        "laterals",
+        "pivots",
+        "connect",
+        "match",
+        "prewhere",
+        "sample",
+        "into",
+        "kind",
+        "operation_modifiers",
+        "settings",
+        "format",
+        "options",
+        "for_",
+        "locks",
+        "distribute",
+        "sort",
+        "cluster",
+        "exclude",
+    }
+)
+
+_SET_RETURNING: tuple[type[exp.Expr], ...] = (exp.UDTF, exp.GenerateSeries, exp.ExplodeOuter)
+
+
+def merge_derived_tables(expression: E) -> E:
+    """Merge plain derived tables into their outer query, innermost first.
+
+    Example:
+        >>> import sqlglot
+        >>> sql = (
+        ...     "SELECT s.a AS a FROM (SELECT t.a AS a FROM t AS t WHERE t.a > 1) AS s "
+        ...     "WHERE s.a < 5"
+        ... )
+        >>> merge_derived_tables(sqlglot.parse_one(sql)).sql()
+        'SELECT _m0.a AS a FROM t AS _m0 WHERE _m0.a < 5 AND _m0.a > 1'
+    """
+    for _ in range(_MAX_MERGES):
+        if not _merge_one(expression):
+            break
+    return expression
+
+
+def _merge_one(root: exp.Expr) -> bool:
+    all_scopes = scopes(root)
+    if all_scopes is None:
+        return False
+    for scope in all_scopes:
+        if not isinstance(scope.expression, exp.Select):
+            continue
+        for alias, (node, source) in scope.selected_sources.items():
+            if not isinstance(source, Scope) or source.is_cte:
+                continue
+            subquery = node.parent
+            if (
+                isinstance(subquery, exp.Subquery)
+                and is_simple_subquery(subquery)
+                and subquery.alias_or_name == alias
+                and _try_merge(root, scope, source, subquery, alias)
+            ):
+                return True
+    return False
+
+
+def _is_left_join(join: exp.Join) -> bool:
+    return (
+        truthy_args(join) <= {"this", "on", "side", "kind"}
+        and (join.args.get("side") or "").upper() == "LEFT"
+        and (join.args.get("kind") or "").upper() in ("", "OUTER")
+        and is_simple_source(join.this)
+    )
+
+
+def _try_merge(
+    root: exp.Expr, outer_scope: Scope, inner_scope: Scope, subquery: exp.Subquery, alias: str
+) -> bool:
+    outer = outer_scope.expression
+    inner = subquery.this
+    if not isinstance(outer, exp.Select) or not isinstance(inner, exp.Select):
+        return False
+    if truthy_args(outer) & _OUTER_BLOCKERS:
+        return False
+    group = outer.args.get("group")
+    if group is not None and truthy_args(group) - {"expressions"}:
+        return False  # GROUP BY ALL / ROLLUP infer or position keys
+
+    items = from_items(outer)
+    position = next((i for i, item in enumerate(items) if item is subquery), None)
+    if position is None:
+        return False
+    joins: list[exp.Join] = list(outer.args.get("joins") or [])
+    if is_flat_inner(outer):
+        single_source_only = False
+    elif position == 0 and all(is_inner_join(j) or _is_left_join(j) for j in joins):
+        single_source_only = True
+    else:
+        return False
+
+    if truthy_args(inner) - {"expressions", "from_", "joins", "where"}:
+        return False
+    if not is_flat_inner(inner) or (single_source_only and inner.args.get("joins")):
+        return False
+
+    projections: dict[str, exp.Expr] = {}
+    for projection in inner.expressions:
+        name = projection.alias_or_name
+        if not isinstance(projection, exp.Alias | exp.Column) or not name or name in projections:
+            return False
+        value = projection.unalias()
+        if contains(value, exp.AggFunc, exp.Window, exp.Query, exp.Star, *_SET_RETURNING):
+            return False
+        if is_volatile(value):
+            return False
+        projections[name] = value
+
+    # A derived table that reads the outer query's own sources (DuckDB allows
+    # implicit LATERAL) is not a plain relation.
+    outer_names = set(outer_scope.selected_sources)
+    if any(column.table in outer_names for column in inner_scope.external_columns):
+        return False
+
+    refs = outer_scope.source_columns(alias)
+    ref_ids = {id(column) for column in refs}
+    for column in _own_columns(outer, subquery):
+        if column.table == alias and id(column) not in ref_ids:
+            return False
+    for column in refs:
+        if column.name not in projections:
+            return False
+        value = projections[column.name]
+        # A column-free value in GROUP BY / ORDER BY would read as a position.
+        if isinstance(column.parent, exp.Group | exp.Ordered) and not contains(value, exp.Column):
+            return False
+
+    _rename_inner_sources(root, inner_scope)
+
+    for column in refs:
+        value = projections[column.name].copy()
+        if isinstance(column.parent, exp.Select):
+            value = exp.Alias(this=value, alias=exp.to_identifier(column.name))
+        replace_keeping_precedence(column, value)
+
+    inner_items = from_items(inner)
+    subquery.replace(inner_items[0])
+    new_joins = [exp.Join(this=item) for item in inner_items[1:]]
+    joins[position:position] = new_joins
+    outer.set("joins", joins or None)
+
+    outer_where = outer.args.get("where")
+    inner_where = inner.args.get("where")
+    set_where(
+        outer,
+        and_all(
+            [
+                outer_where.this if outer_where is not None else None,
+                inner_where.this if inner_where is not None else None,
+            ]
+        ),
+    )
+    return True
+
+
+def _own_columns(select: exp.Select, skip: exp.Expr) -> list[exp.Column]:
+    """Columns of ``select``'s own scope (nested queries and ``skip`` excluded)."""
+    found: list[exp.Column] = []
+    stack: list[exp.Expr] = [c for c in select.iter_expressions() if c is not skip]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.Query) or node is skip:
+            continue
+        if isinstance(node, exp.Column):
+            found.append(node)
+        stack.extend(node.iter_expressions())
+    return found
+
+
+def _rename_inner_sources(root: exp.Expr, inner_scope: Scope) -> None:
+    """Give the inner query's sources names used nowhere else in the statement.
+
+    Fresh names cannot capture or be captured by any other reference once the
+    sources move into the outer scope.
+    """
+    taken = {identifier.name.lower() for identifier in root.find_all(exp.Identifier)}
+    renames: list[tuple[exp.Expr, list[exp.Column]]] = []
+    for name, (source_node, _source) in inner_scope.selected_sources.items():
+        renames.append((source_node, list(inner_scope.source_columns(name))))
+    counter = 0
+    for node, columns in renames:
+        while f"_m{counter}" in taken:
+            counter += 1
+        fresh = f"_m{counter}"
+        taken.add(fresh)
+        for column in columns:
+            column.set("table", exp.to_identifier(fresh))
+        holder = node if isinstance(node, exp.Table) else node.parent
+        if holder is not None:
+            holder.set("alias", exp.TableAlias(this=exp.to_identifier(fresh)))
