@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/run.py ../shared/benchmarks/*.jsonl [--limit N] [--baseline] [--out results.jsonl]
+    python benchmarks/run.py ../shared/benchmarks/*.jsonl [--limit N] [--baseline] [--out FILE]
 
 Input: JSONL records with ``id``, ``schema_ddl``, ``dialect``, ``candidate``,
 ``reference`` and optionally ``label`` (see ../shared/benchmarks/README.md).
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
 import time
@@ -216,7 +215,11 @@ def report(name: str, rows: list[dict[str, Any]], baseline: bool) -> None:
             f"baseline (plain random search, 300 draws): refuted {base_refuted} vs sqlequiv "
             f"{len(refuted)}; " + _quantiles([b["seconds"] for b in base])
         )
-        both = [(r["seconds"], r["baseline"]["seconds"]) for r in refuted if r["baseline"]["outcome"] == "refuted"]
+        both = [
+            (r["seconds"], r["baseline"]["seconds"])
+            for r in refuted
+            if r["baseline"]["outcome"] == "refuted"
+        ]
         if both:
             ratio = statistics.median(a / b for a, b in both if b > 0)
             print(f"median time ratio sqlequiv/baseline on pairs both refute: {ratio:.2f}")

@@ -82,12 +82,19 @@ def wrap_in_derived_table(tree: exp.Expression, rng: random.Random) -> exp.Expre
     """``q`` -> ``SELECT * FROM (q) AS w`` (not for ordered queries: order would not survive)."""
     if tree.args.get("order") or tree.find(exp.Order) or _duplicate_names(tree):
         return None
-    return exp.select("*").from_(exp.Subquery(this=tree.copy(), alias=exp.TableAlias(this=exp.to_identifier("w"))))
+    return exp.select("*").from_(
+        exp.Subquery(this=tree.copy(), alias=exp.TableAlias(this=exp.to_identifier("w")))
+    )
 
 
 def wrap_in_cte(tree: exp.Expression, rng: random.Random) -> exp.Expression | None:
     """``q`` -> ``WITH w AS (q) SELECT * FROM w``."""
-    if tree.args.get("order") or tree.find(exp.Order) or tree.args.get("with_") or tree.args.get("with"):
+    if (
+        tree.args.get("order")
+        or tree.find(exp.Order)
+        or tree.args.get("with_")
+        or tree.args.get("with")
+    ):
         return None
     if _duplicate_names(tree):
         return None
@@ -153,7 +160,12 @@ def on_filter_to_where(tree: exp.Expression, rng: random.Random) -> exp.Expressi
         if join.side != "LEFT" or not isinstance(join.args.get("on"), exp.And):
             continue
         conjuncts = list(join.args["on"].flatten())
-        keep = [c for c in conjuncts if isinstance(c, exp.EQ) and all(isinstance(x, exp.Column) for x in (c.this, c.expression))]
+        keep = [
+            c
+            for c in conjuncts
+            if isinstance(c, exp.EQ)
+            and all(isinstance(x, exp.Column) for x in (c.this, c.expression))
+        ]
         move = [c for c in conjuncts if c not in keep]
         if not keep or not move:
             continue

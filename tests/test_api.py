@@ -7,12 +7,10 @@ import json
 import duckdb
 import pytest
 
-from sqlequiv import Options, check, distinguishing_fixtures
-from sqlequiv.schema import load_schema
-
-from sqlequiv.export import insert_script
-
 from conftest import SHOP_DDL
+from sqlequiv import Options, check, distinguishing_fixtures
+from sqlequiv.export import insert_script
+from sqlequiv.schema import load_schema
 
 NOFK_DDL = SHOP_DDL.replace("REFERENCES customers (customer_id)", "")
 

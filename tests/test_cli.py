@@ -26,7 +26,9 @@ def _write(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
-def test_bundled_example_is_refuted_with_a_readable_report(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bundled_example_is_refuted_with_a_readable_report(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out = _run(
         capsys,
         "check",
@@ -54,7 +56,9 @@ def test_json_output_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert json.loads(out)["error"]["kind"] == "unknown_column"
 
 
-def test_stdin_is_read_for_dash(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stdin_is_read_for_dash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT);")
     ref = _write(tmp_path, "r.sql", "SELECT a FROM t WHERE a > 1")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"SELECT a FROM t WHERE a >= 1")))
@@ -63,7 +67,9 @@ def test_stdin_is_read_for_dash(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert json.loads(out)["verdict"] == "not_equivalent"
 
 
-def test_missing_files_and_bad_usage_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_files_and_bad_usage_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT);")
     code, out = _run(capsys, "check", str(tmp_path / "nope.sql"), schema, "--schema", schema)
     assert code == 2
@@ -90,7 +96,9 @@ def test_unknown_verdict_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == {"unknown": 3, "equivalent": 0}[data["verdict"]]
 
 
-def test_fixtures_are_written_and_replay_after_the_ddl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_fixtures_are_written_and_replay_after_the_ddl(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_dir = tmp_path / "fixtures"
     code, out = _run(
         capsys,

@@ -28,7 +28,10 @@ def test_corpus_case(case: CorpusCase) -> None:
         assert verdict.verdict == "not_equivalent", (where, verdict.verdict, verdict.evidence)
         assert verdict.counterexample is not None
         if case.cause:
-            assert verdict.counterexample.cause == case.cause, (where, verdict.counterexample.detail)
+            assert verdict.counterexample.cause == case.cause, (
+                where,
+                verdict.counterexample.detail,
+            )
         return
     # Truth is "equivalent": never refuted; proved by the named stage when one is given.
     assert verdict.verdict != "not_equivalent", (where, verdict.counterexample)

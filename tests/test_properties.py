@@ -16,8 +16,8 @@ import pytest
 import sqlglot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rewrites import CHANGING, PRESERVING
 
+from rewrites import CHANGING, PRESERVING
 from sqlequiv import Options, check
 from sqlequiv.compare import ResultSet, compare_results
 from sqlequiv.corpus import load_corpus
@@ -53,7 +53,12 @@ def test_preserving_rewrites_are_never_refuted(case, side, names, seed) -> None:
             tree, applied = rewritten, [*applied, name]
     rewritten_sql = tree.sql(dialect=case.dialect)
     verdict = check(rewritten_sql, sql, case.schema_ddl, case.dialect, FAST)
-    assert verdict.verdict != "not_equivalent", (case.id, applied, rewritten_sql, verdict.counterexample)
+    assert verdict.verdict != "not_equivalent", (
+        case.id,
+        applied,
+        rewritten_sql,
+        verdict.counterexample,
+    )
 
 
 # -- mutations against an exhaustive oracle -----------------------------------------
@@ -88,7 +93,9 @@ def _tiny_databases(schema: Schema) -> Iterator[Database]:
         bags = [()] + [(r,) for r in rows] + list(itertools.combinations_with_replacement(rows, 2))
         per_table.append((table.name, bags))
     names = [n for n, _ in per_table]
-    for combo in sorted(itertools.product(*(b for _, b in per_table)), key=lambda c: sum(map(len, c))):
+    for combo in sorted(
+        itertools.product(*(b for _, b in per_table)), key=lambda c: sum(map(len, c))
+    ):
         db = Database(dict(zip(names, combo, strict=True)))
         if not python_violations(db, schema):
             yield db
@@ -109,7 +116,9 @@ def _differs_on_tiny_database(candidate: str, reference: str, schema: Schema) ->
         for sql in (cand, ref):
             cursor = con.execute(sql)
             rows = cursor.fetchall()
-            results.append(ResultSet(tuple(d[0] for d in cursor.description), tuple(map(tuple, rows))))
+            results.append(
+                ResultSet(tuple(d[0] for d in cursor.description), tuple(map(tuple, rows)))
+            )
         if not compare_results(results[0], results[1], Options()).equal:
             return True
     return False

@@ -2,7 +2,8 @@
 
 Example:
     >>> from sqlequiv import check
-    >>> check("SELECT b, a FROM t", "SELECT a, b FROM t AS x", "CREATE TABLE t (a INT, b INT)").verdict
+    >>> ddl = "CREATE TABLE t (a INT, b INT)"
+    >>> check("SELECT b, a FROM t", "SELECT a, b FROM t AS x", ddl).verdict
     'equivalent'
 """
 

@@ -98,7 +98,11 @@ def _check(
 ) -> Verdict:
     base: dict[str, Any] = {"options": options.to_dict(), "timings": timer.timings}
     with timer.stage("schema"):
-        schema = load_schema(schema_source, dialect) if not isinstance(schema_source, Schema) else schema_source
+        schema = (
+            load_schema(schema_source, dialect)
+            if not isinstance(schema_source, Schema)
+            else schema_source
+        )
     with timer.stage("guard"):
         cand = guard_query(candidate_sql, schema, dialect=dialect, side="candidate")
         ref = guard_query(reference_sql, schema, dialect=dialect, side="reference")
@@ -139,7 +143,9 @@ def _check(
         for result in results:
             if result.database is None:
                 continue
-            example = verify(result.database, cand, ref, schema, options, engine, domains, harvested)
+            example = verify(
+                result.database, cand, ref, schema, options, engine, domains, harvested
+            )
             if example is not None and examples is not None:
                 examples.append(example)
             if example is not None and examples is None:
@@ -152,7 +158,9 @@ def _check(
                     **base,
                 )
             if example is None:
-                evidence["rejected_counterexamples"] = evidence.get("rejected_counterexamples", 0) + 1
+                evidence["rejected_counterexamples"] = (
+                    evidence.get("rejected_counterexamples", 0) + 1
+                )
     if examples:
         evidence["found_by"] = results[0].phase
         return Verdict(
@@ -252,7 +260,9 @@ def verify(
 
 def _canonical(query: GuardedQuery, schema: Schema, options: Options) -> str | None:
     try:
-        return canonical_sql(query.qualified, schema, ignore_column_order=options.ignore_column_order)
+        return canonical_sql(
+            query.qualified, schema, ignore_column_order=options.ignore_column_order
+        )
     except Exception:  # a rewrite that cannot handle a shape just leaves the pair unproved
         return None
 

@@ -125,7 +125,11 @@ def classify(
     # Before empty_result: a minimal counterexample to a window error often holds
     # one row on the boundary, which leaves the candidate empty.
     if window is not None:
-        rows = _pairs_detail(view, pairs, key) if pairs else _rows_detail(view, view.missing, view.extra)
+        rows = (
+            _pairs_detail(view, pairs, key)
+            if pairs
+            else _rows_detail(view, view.missing, view.extra)
+        )
         return "filter_window", f"{window}. {rows}"
     if not candidate.rows and reference.rows:
         return "empty_result", _empty_detail(view)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sqlequiv.api import check, distinguishing_fixtures
-from sqlequiv.errors import SqlequivError
+from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.export import write_fixtures
 from sqlequiv.options import Options
 from sqlequiv.render import render
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _emit(verdict, args.json)
 
 
-def _read_query(path: str, side: str) -> str:
+def _read_query(path: str, side: Side) -> str:
     try:
         if path == "-":
             data = sys.stdin.buffer.read(_MAX_FILE + 1)
@@ -121,13 +121,17 @@ def _read_query(path: str, side: str) -> str:
             with open(path, "rb") as handle:
                 data = handle.read(_MAX_FILE + 1)
     except OSError as exc:
-        raise SqlequivError(side, "file_not_found", f"cannot read {path!r}: {exc.strerror}") from exc  # type: ignore[arg-type]
+        raise SqlequivError(
+            side, "file_not_found", f"cannot read {path!r}: {exc.strerror}"
+        ) from exc
     if len(data) > _MAX_FILE:
-        raise SqlequivError(side, "too_large", f"{path!r} is larger than {_MAX_FILE} bytes")  # type: ignore[arg-type]
+        raise SqlequivError(side, "too_large", f"{path!r} is larger than {_MAX_FILE} bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SqlequivError(side, "invalid_text", f"{path!r} is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc  # type: ignore[arg-type]
+        raise SqlequivError(
+            side, "invalid_text", f"{path!r} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from exc
 
 
 def _emit(verdict: Verdict, as_json: bool) -> int:

@@ -27,7 +27,7 @@ def qualify_query(ast: exp.Expression, schema: Schema, dialect: str) -> exp.Expr
         >>> qualify_query(parse_one("SELECT * FROM T"), s, "duckdb").sql()
         'SELECT t.a AS a FROM t AS t'
     """
-    mapping = schema.mapping()
+    mapping: dict[str, object] = dict(schema.mapping())
     qualified = qualify(
         ast.copy(),
         schema=mapping,

@@ -56,7 +56,9 @@ def _counterexample(ce: Counterexample) -> list[str]:
         columns = list(rows[0].keys()) if rows else []
         lines.append(f"  {table}: {'(empty)' if not rows else ''}".rstrip())
         if rows:
-            lines.extend("    " + line for line in table_lines(columns, [list(r.values()) for r in rows]))
+            lines.extend(
+                "    " + line for line in table_lines(columns, [list(r.values()) for r in rows])
+            )
     lines.append("")
     left = ["candidate result:", *table_lines(ce.candidate_columns, ce.candidate_rows)]
     right = ["reference result:", *table_lines(ce.reference_columns, ce.reference_rows)]
@@ -85,7 +87,9 @@ def table_lines(columns: list[str], rows: list[list[Any]]) -> list[str]:
     widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
     out = [" | ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
     out.append("-+-".join("-" * w for w in widths))
-    out.extend(" | ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells)
+    out.extend(
+        " | ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells
+    )
     return out
 
 
