@@ -63,11 +63,12 @@ SCHEMA = Schema(
 
 
 #: Random databases per oracle run: every pool query and its canonical SQL run
-#: on each (about 350 statements, 1-2 ms apiece, fewer for one-table queries
-#: thanks to a cache). Raise it for a soak run.
-ORACLE_DATABASES = int(os.environ.get("SQLEQUIV_ORACLE_DATABASES", "30"))
+#: on each (about 400 statements, 1-2 ms apiece; one-table statements run once
+#: per variant of their table). A soak run raises both numbers, e.g.
+#: SQLEQUIV_ORACLE_DATABASES=300 SQLEQUIV_RANDOM_QUERIES=1000.
+ORACLE_DATABASES = int(os.environ.get("SQLEQUIV_ORACLE_DATABASES", "20"))
 #: Random queries checked against their canonical SQL (each on 8 databases).
-RANDOM_QUERIES = int(os.environ.get("SQLEQUIV_RANDOM_QUERIES", "40"))
+RANDOM_QUERIES = int(os.environ.get("SQLEQUIV_RANDOM_QUERIES", "30"))
 
 
 def qualified(sql: str, dialect: str = "duckdb") -> exp.Expression:
@@ -907,7 +908,7 @@ class Databases:
 
     def __init__(self, count: int, seed: int = 7) -> None:
         rng = random.Random(seed)
-        variants = max(4, count // 3)
+        variants = max(6, count // 2)
         self.customers: list[Rows] = [[], *(_customers(rng) for _ in range(variants - 1))]
         self.orders: list[Rows] = [[], *(_orders(rng) for _ in range(variants - 1))]
         valid = [
@@ -1178,10 +1179,14 @@ def test_random_queries_keep_their_meaning(connection: duckdb.DuckDBPyConnection
         original, form = to_duckdb(tree), canonical_sql(tree, SCHEMA)
         for _i, _j, db in databases:
             _load(connection, db)
-            left = connection.execute(original).fetchall()
+            try:
+                left = connection.execute(original).fetchall()
+            except duckdb.Error:  # e.g. a value the grammar compares across types
+                break
             right = connection.execute(form).fetchall()
             assert _same_bag(left, right, ignore_order=True), (sql, form, db, left, right)
-        checked += 1
+        else:
+            checked += 1
     assert checked >= RANDOM_QUERIES // 2
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import TokenType, exp
 from sqlglot.errors import OptimizeError, ParseError, SqlglotError, TokenError
+from sqlglot.optimizer.annotate_types import annotate_types
 from sqlglot.schema import normalize_name
 
 from sqlequiv.errors import QueryError, Side
@@ -289,6 +290,10 @@ class GuardedQuery:
         qualified: ``qualify_query(parsed, schema, dialect)``: every column
             qualified, stars expanded, types annotated.
         duckdb_sql: ``to_duckdb(qualified)``: the SQL that will be executed.
+        fully_qualified: False when sqlglot could not resolve the columns of a
+            NATURAL or USING join; ``qualified`` is then the parsed tree with
+            types annotated, DuckDB resolves the names itself, and no proof
+            may rest on the tree (the normalizer is skipped).
     """
 
     side: Side
@@ -297,6 +302,7 @@ class GuardedQuery:
     parsed: exp.Expression
     qualified: exp.Expression
     duckdb_sql: str
+    fully_qualified: bool = True
 
 
 def guard_query(
@@ -392,7 +398,17 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
     source.check_read_only(root)
     source.check_functions(root)
     source.check_tables(root)
-    qualified = source.qualify(root)
+    fully_qualified = True
+    try:
+        qualified = source.qualify(root)
+    except QueryError as exc:
+        if exc.kind not in ("unknown_column", "ambiguous_column") or not _natural_or_using(root):
+            raise
+        # sqlglot cannot resolve columns through some NATURAL/USING joins that
+        # DuckDB resolves; let DuckDB decide (a real unknown column fails there
+        # as an execution error) rather than reject a valid query.
+        qualified = annotate_types(root.copy(), dialect=dialect)
+        fully_qualified = False
 
     try:
         duckdb_sql = to_duckdb(qualified)
@@ -413,7 +429,12 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
         parsed=root,
         qualified=qualified,
         duckdb_sql=duckdb_sql,
+        fully_qualified=fully_qualified,
     )
+
+
+def _natural_or_using(root: exp.Expression) -> bool:
+    return any(j.args.get("method") or j.args.get("using") for j in root.find_all(exp.Join))
 
 
 def _check_text(sql: object, *, side: Side, max_length: int) -> None:
