@@ -13,8 +13,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from sqlglot import exp
+
 from sqlequiv.classify import classify
-from sqlequiv.compare import compare_results, to_json_value
+from sqlequiv.compare import Comparison, ResultSet, compare_results, to_json_value
 from sqlequiv.database import Database
 from sqlequiv.errors import SqlequivError
 from sqlequiv.execute import Executor, QueryFailed, shared_executor
@@ -29,7 +31,7 @@ from sqlequiv.normalize import canonical_sql
 from sqlequiv.options import Options
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.symbolic import NoSymbolic, SymbolicLayer
-from sqlequiv.verdict import Counterexample, ErrorInfo, Verdict
+from sqlequiv.verdict import Cause, Counterexample, ErrorInfo, Verdict
 
 SchemaSource = Schema | str | os.PathLike[str] | Mapping[str, Any]
 
@@ -121,9 +123,18 @@ def _check(
     if proved:
         return Verdict("equivalent", method=proved, **base)
 
+    read = _tables_read(cand) | _tables_read(ref)
+    if not read and not (_volatile(cand) or _volatile(ref)):
+        # Neither query reads a table: both results are the same on every
+        # database, so one execution decides (and proves equality).
+        with timer.stage("constant"):
+            return _decide_constant(cand, ref, schema, options, executor, base)
+
     with timer.stage("fixture_search"):
         harvested = _harvest(cand, ref, schema)
-        domains = build_domains(schema, harvested, options.max_rows)
+        # Only the tables the queries read, and the parents their keys need, get rows.
+        searched = schema.closure(read) if read else schema
+        domains = build_domains(searched, harvested, options.max_rows)
         seeds = list(layer.witnesses(cand, ref, schema, domains))
         engine = executor or shared_executor(options.query_timeout)
         engine.prepare(schema)
@@ -131,7 +142,7 @@ def _check(
         try:
             results = search(
                 prober,
-                schema,
+                searched,
                 domains,
                 options,
                 seeds=seeds,
@@ -227,10 +238,10 @@ def verify(
     """
     if python_violations(db, schema):
         return None
-    executor.load(db)
-    if sql_violations(schema, executor.scalar):
-        return None
     try:
+        executor.load(db)
+        if sql_violations(schema, executor.scalar):
+            return None
         cand_rows = executor.run(cand.duckdb_sql)
         ref_rows = executor.run(ref.duckdb_sql)
     except QueryFailed:
@@ -240,6 +251,20 @@ def verify(
     if comparison.equal or comparison.ambiguous:
         return None
     cause, detail = classify(comparison, cand_rows, ref_rows, cand.qualified, ref.qualified)
+    name = case_name(db, schema, domains, harvested.mentioned, cause)
+    return _counterexample(db, schema, cand_rows, ref_rows, comparison, cause, detail, name)
+
+
+def _counterexample(
+    db: Database,
+    schema: Schema,
+    cand_rows: ResultSet,
+    ref_rows: ResultSet,
+    comparison: Comparison,
+    cause: Cause,
+    detail: str,
+    name: str = "any_database",
+) -> Counterexample:
     return Counterexample(
         tables={
             t.name: [
@@ -252,7 +277,7 @@ def verify(
         reference_rows=[[to_json_value(v) for v in row] for row in ref_rows.rows],
         cause=cause,
         detail=detail,
-        name=case_name(db, schema, domains, harvested.mentioned, cause),
+        name=name,
         candidate_columns=list(cand_rows.columns),
         reference_columns=list(ref_rows.columns),
         missing_rows=[[to_json_value(v) for v in row] for row in comparison.missing],
@@ -267,6 +292,62 @@ def _canonical(query: GuardedQuery, schema: Schema, options: Options) -> str | N
         )
     except Exception:  # a rewrite that cannot handle a shape just leaves the pair unproved
         return None
+
+
+#: Functions whose value changes between executions: a query using them is not a constant.
+_VOLATILE = {"random", "rand", "uuid", "gen_random_uuid", "now", "current_timestamp",
+             "current_date", "current_time", "today", "get_current_time", "setseed",
+             "localtimestamp", "localtime", "transaction_timestamp", "nextval"}  # fmt: skip
+
+
+def _tables_read(query: GuardedQuery) -> set[str]:
+    """Schema tables the query reads (CTE names excluded)."""
+    ctes = {c.alias_or_name.lower() for c in query.qualified.find_all(exp.CTE)}
+    return {
+        t.name.lower()
+        for t in query.qualified.find_all(exp.Table)
+        if t.name and t.name.lower() not in ctes
+    }
+
+
+def _volatile(query: GuardedQuery) -> bool:
+    for node in query.qualified.find_all(exp.Func):
+        name = (node.sql_name() if not isinstance(node, exp.Anonymous) else node.name).lower()
+        if name in _VOLATILE or isinstance(node, exp.Rand | exp.CurrentTimestamp | exp.CurrentDate):
+            return True
+    return False
+
+
+def _decide_constant(
+    cand: GuardedQuery,
+    ref: GuardedQuery,
+    schema: Schema,
+    options: Options,
+    executor: Executor | None,
+    base: dict[str, Any],
+) -> Verdict:
+    engine = executor or shared_executor(options.query_timeout)
+    engine.prepare(schema)
+    engine.load(Database({}))
+    try:
+        cand_rows = engine.run(cand.duckdb_sql)
+    except QueryFailed as exc:
+        exc.side = "candidate"
+        return _execution_error(exc, base)
+    try:
+        ref_rows = engine.run(ref.duckdb_sql)
+    except QueryFailed as exc:
+        exc.side = "reference"
+        return _execution_error(exc, base)
+    prober = Prober(engine, schema, cand, ref, options)
+    comparison = compare_results(cand_rows, ref_rows, options, prober.order_keys)
+    if comparison.equal:
+        return Verdict("equivalent", method="constant", **base)
+    if comparison.ambiguous:
+        return Verdict("unknown", evidence={"ambiguous_columns": True}, **base)
+    cause, detail = classify(comparison, cand_rows, ref_rows, cand.qualified, ref.qualified)
+    example = _counterexample(Database({}), schema, cand_rows, ref_rows, comparison, cause, detail)
+    return Verdict("not_equivalent", method="constant", counterexample=example, **base)
 
 
 def _harvest(cand: GuardedQuery, ref: GuardedQuery, schema: Schema) -> Harvest:

@@ -53,7 +53,7 @@ CAUSES: Final[tuple[str, ...]] = (
     "projection",
     "empty_result",
 )
-METHODS: Final[tuple[str, ...]] = ("normalized", "symbolic")
+METHODS: Final[tuple[str, ...]] = ("normalized", "symbolic", "constant")
 
 _HEADER_KEYS: Final = frozenset({"schema", "dialect"})
 _CASE_KEYS: Final = frozenset(

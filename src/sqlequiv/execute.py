@@ -200,7 +200,10 @@ class DuckDBExecutor:
             if values:
                 statements.append(f'INSERT INTO "{_data(table.name)}" VALUES {", ".join(values)}')
         if statements:
-            self._con.execute(";\n".join(statements))
+            try:
+                self._con.execute(";\n".join(statements))
+            except duckdb.Error as exc:
+                raise QueryFailed(_first_line(exc), static=False) from exc
         return handles
 
     def activate(self, handle: int) -> None:

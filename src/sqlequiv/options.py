@@ -33,7 +33,7 @@ class Options:
     seed: int = 0
     #: Maximum number of candidate databases tried by the fixture search. This
     #: count, not the clock, bounds the search, so a seed gives one answer.
-    max_fixtures: int = 200
+    max_fixtures: int = 150
     #: Safety cap on the fixture search's wall-clock time, in seconds; the
     #: evidence says when it cut a search short (results may then vary).
     time_budget: float = 5.0

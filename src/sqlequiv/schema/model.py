@@ -126,6 +126,31 @@ class Schema:
     def table_names(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.tables)
 
+    def closure(self, names: set[str]) -> Schema:
+        """The tables in ``names`` and every table they reference, transitively.
+
+        A fixture needs rows only in the tables a query reads and in the
+        parents their foreign keys point at; the other tables can stay empty
+        without breaking any constraint.
+
+        Example:
+            >>> from sqlglot import exp
+            >>> a = Table("a", (Column("id", exp.DataType.build("INT"), False),), ("id",))
+            >>> b = Table("b", (Column("a_id", exp.DataType.build("INT")),),
+            ...           foreign_keys=(ForeignKey(("a_id",), "a", ("id",)),))
+            >>> Schema((a, b)).closure({"b"}).table_names
+            ('a', 'b')
+        """
+        keep: set[str] = set()
+        todo = [n.lower() for n in names if n.lower() in self]
+        while todo:
+            name = todo.pop()
+            if name in keep:
+                continue
+            keep.add(name)
+            todo.extend(fk.ref_table for fk in self.table(name).foreign_keys)
+        return Schema(tuple(t for t in self.tables if t.name in keep))
+
     def mapping(self) -> dict[str, dict[str, str]]:
         """The ``{table: {column: type}}`` mapping sqlglot's optimizer takes."""
         return {t.name: {c.name: c.type_sql for c in t.columns} for t in self.tables}

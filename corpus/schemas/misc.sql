@@ -1,0 +1,15 @@
+-- Small tables for regression cases found by the benchmarks.
+CREATE TABLE flags (
+  id INTEGER PRIMARY KEY,
+  level TINYINT,
+  score INTEGER
+);
+CREATE TABLE depts (
+  dept INTEGER PRIMARY KEY,
+  dname VARCHAR
+);
+CREATE TABLE people (
+  id INTEGER PRIMARY KEY,
+  dept INTEGER REFERENCES depts (dept),
+  name VARCHAR
+);
