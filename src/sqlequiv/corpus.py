@@ -28,6 +28,8 @@ from typing import Final, Literal, cast, get_args
 
 from sqlglot.dialects.dialect import Dialect
 
+from sqlequiv.verdict import CAUSES as VERDICT_CAUSES
+
 __all__ = [
     "CAUSES",
     "EXPECTS",
@@ -44,15 +46,7 @@ __all__ = [
 Expect = Literal["equivalent", "not_equivalent", "error"]
 
 EXPECTS: Final[tuple[str, ...]] = get_args(Expect)
-CAUSES: Final[tuple[str, ...]] = (
-    "missing_rows",
-    "extra_rows",
-    "same_keys_different_values",
-    "grain",
-    "filter_window",
-    "projection",
-    "empty_result",
-)
+CAUSES: Final[tuple[str, ...]] = VERDICT_CAUSES
 METHODS: Final[tuple[str, ...]] = ("normalized", "symbolic", "constant")
 
 _HEADER_KEYS: Final = frozenset({"schema", "dialect"})
