@@ -28,3 +28,17 @@ SELECT 2 AS a;
 # note: COUNT(*) > 5 vs > 6 only differs on a group of 6 rows; the COUNT threshold sizes the tables (VeriEQL literature pairs)
 SELECT dept FROM people GROUP BY dept HAVING COUNT(*) > 5;
 SELECT dept FROM people GROUP BY dept HAVING COUNT(*) > 6;
+
+# title: comparison over IS TRUE under Trino is refused as ambiguous
+# dialect: trino
+# expect: error
+# kind: ambiguous_precedence
+# note: sqlglot's Trino parser reads level = NULL IS TRUE as level = (NULL IS TRUE); standard SQL and Calcite mean (level = NULL) IS TRUE. Two Calcite pairs (verieql_calcite_106, _259) were refuted under the Trino reading.
+SELECT id, level FROM flags WHERE level IS NULL OR level = NULL IS TRUE;
+SELECT id, CAST(NULL AS TINYINT) AS level FROM flags WHERE level IS NULL OR level = NULL IS TRUE;
+
+# title: comparison over IS TRUE with standard precedence
+# expect: equivalent
+# note: (level = NULL) IS TRUE is never true, so only rows with a NULL level remain
+SELECT id, level FROM flags WHERE level IS NULL OR level = NULL IS TRUE;
+SELECT id, CAST(NULL AS TINYINT) AS level FROM flags WHERE level IS NULL OR level = NULL IS TRUE;
