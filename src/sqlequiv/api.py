@@ -24,7 +24,7 @@ from sqlequiv.fixtures.constraints import python_violations, sql_violations
 from sqlequiv.fixtures.domains import Domains, build_domains
 from sqlequiv.fixtures.harvest import Harvest, harvest
 from sqlequiv.fixtures.naming import case_name
-from sqlequiv.fixtures.probe import Prober
+from sqlequiv.fixtures.probe import Prober, order_keys_for
 from sqlequiv.fixtures.search import search
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.normalize import canonical_sql
@@ -246,8 +246,7 @@ def verify(
         ref_rows = executor.run(ref.duckdb_sql)
     except QueryFailed:
         return None
-    prober = Prober(executor, schema, cand, ref, options)
-    comparison = compare_results(cand_rows, ref_rows, options, prober.order_keys)
+    comparison = compare_results(cand_rows, ref_rows, options, order_keys_for(ref, options))
     if comparison.equal or comparison.ambiguous:
         return None
     cause, detail = classify(comparison, cand_rows, ref_rows, cand.qualified, ref.qualified)
@@ -339,8 +338,7 @@ def _decide_constant(
     except QueryFailed as exc:
         exc.side = "reference"
         return _execution_error(exc, base)
-    prober = Prober(engine, schema, cand, ref, options)
-    comparison = compare_results(cand_rows, ref_rows, options, prober.order_keys)
+    comparison = compare_results(cand_rows, ref_rows, options, order_keys_for(ref, options))
     if comparison.equal:
         return Verdict("equivalent", method="constant", **base)
     if comparison.ambiguous:

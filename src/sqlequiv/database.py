@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,9 +52,6 @@ class Database:
             mine = tables.get(name, ())
             tables[name] = mine + tuple(r for r in rows if r not in mine)
         return Database(tables)
-
-    def __iter__(self) -> Iterator[tuple[str, tuple[Row, ...]]]:
-        return iter(self.tables.items())
 
     def key(self) -> tuple[tuple[str, tuple[Row, ...]], ...]:
         """A hashable identity, used to skip databases already tried."""
@@ -111,11 +108,13 @@ def insert_script(db: Database, schema: Schema) -> str:
     return "\n".join(f"{s};" for s in statements)
 
 
+def row_literal(row: Sequence[Any], types: Sequence[str]) -> str:
+    """A parenthesized tuple of typed literals, e.g. ``(CAST(1 AS INT), NULL)``."""
+    return "(" + ", ".join(sql_literal(v, t) for v, t in zip(row, types, strict=True)) + ")"
+
+
 def _insert(table: Table, rows: tuple[Row, ...]) -> str:
     types = [c.type_sql for c in table.columns]
-    values = ",\n  ".join(
-        "(" + ", ".join(sql_literal(v, t) for v, t in zip(row, types, strict=True)) + ")"
-        for row in rows
-    )
+    values = ",\n  ".join(row_literal(row, types) for row in rows)
     columns = ", ".join(f'"{c.name}"' for c in table.columns)
     return f'INSERT INTO "{table.name}" ({columns}) VALUES\n  {values}'

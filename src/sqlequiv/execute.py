@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import duckdb
 
 from sqlequiv.compare import ResultSet
-from sqlequiv.database import Database, sql_literal
+from sqlequiv.database import Database, row_literal
 from sqlequiv.schema.model import Schema
 
 #: DuckDB exception types whose cause is the query text, not the data: the
@@ -190,10 +190,9 @@ class DuckDBExecutor:
         statements = []
         for table in self._schema.topological():
             types = [c.type_sql for c in table.columns]
+            types = ["INTEGER", *types]
             values = [
-                f"({fid}, "
-                + ", ".join(sql_literal(v, t) for v, t in zip(row, types, strict=True))
-                + ")"
+                row_literal((fid, *row), types)
                 for fid, db in zip(handles, dbs, strict=True)
                 for row in db.rows(table.name)
             ]

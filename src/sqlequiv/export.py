@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sqlequiv.database import sql_literal
+from sqlequiv.database import Database
+from sqlequiv.database import insert_script as database_inserts
 from sqlequiv.schema.model import Schema
 from sqlequiv.verdict import Counterexample
 
@@ -40,16 +41,14 @@ def insert_script(example: Counterexample, schema: Schema) -> str:
     Values are the JSON forms (ISO strings for dates, strings for decimals);
     each is cast to its column type, which turns them back into exact values.
     """
-    lines = [f"-- {example.name}: {example.cause}", f"-- {example.detail}"]
-    for table in schema.topological():
-        rows = example.tables.get(table.name, [])
-        if not rows:
-            continue
-        types = {c.name: c.type_sql for c in table.columns}
-        columns = ", ".join(f'"{c}"' for c in table.column_names)
-        values = ",\n  ".join(
-            "(" + ", ".join(sql_literal(row[c], types[c]) for c in table.column_names) + ")"
-            for row in rows
-        )
-        lines.append(f'INSERT INTO "{table.name}" ({columns}) VALUES\n  {values};')
-    return "\n".join(lines) + "\n"
+    db = Database(
+        {
+            table.name: tuple(
+                tuple(row[c] for c in table.column_names)
+                for row in example.tables.get(table.name, [])
+            )
+            for table in schema
+        }
+    )
+    header = f"-- {example.name}: {example.cause}\n-- {example.detail}"
+    return f"{header}\n{database_inserts(db, schema)}\n"
