@@ -41,6 +41,13 @@ class Options:
     max_rows: int = 4
     #: Per-query timeout on DuckDB, in seconds.
     query_timeout: float = 2.0
+    #: Run the symbolic layer (z3): proofs, witness rows and bounded verification.
+    symbolic: bool = True
+    #: Bounded verification checks every database with up to this many rows per
+    #: table (tables that aggregate thresholds need larger groups get more).
+    max_bound: int = 3
+    #: Wall-clock cap on bounded verification, in seconds.
+    bounded_time_budget: float = 2.0
 
     def __post_init__(self) -> None:
         for f in fields(self):

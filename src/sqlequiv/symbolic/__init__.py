@@ -1,10 +1,11 @@
-"""The seam for the symbolic layer (z3).
+"""The symbolic layer (z3), and the seam the checker calls it through.
 
-The checker calls a :class:`SymbolicLayer` between normalization and the
-fixture search. It may prove the pair equivalent (returning the name of the
-method, e.g. ``"symbolic"``) and may propose witness databases that seed the
-fixture search. :class:`NoSymbolic` does neither; the z3 implementation plugs
-in here without the rest of the pipeline changing.
+The checker calls a :class:`SymbolicLayer` at three points: after
+normalization, to *prove* the pair equivalent (returning the method name,
+``"symbolic"``); before the fixture search, for *witness* databases that seed
+it; and after a fruitless search, for *bounded* verification over every
+database up to k rows per table. :class:`NoSymbolic` does none of these;
+:class:`~sqlequiv.symbolic.layer.Z3Layer` is the real one.
 """
 
 from __future__ import annotations
@@ -15,13 +16,19 @@ from typing import Protocol
 from sqlequiv.database import Database
 from sqlequiv.fixtures.domains import Domains
 from sqlequiv.guard import GuardedQuery
+from sqlequiv.options import Options
 from sqlequiv.schema.model import Schema
+from sqlequiv.symbolic.outcome import BoundedOutcome
+
+__all__ = ["BoundedOutcome", "NoSymbolic", "SymbolicLayer"]
 
 
 class SymbolicLayer(Protocol):
     """What the checker asks of a symbolic reasoner."""
 
-    def prove(self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema) -> str | None:
+    def prove(
+        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+    ) -> str | None:
         """The name of the method that proved the pair equivalent, or None."""
 
     def witnesses(
@@ -30,16 +37,24 @@ class SymbolicLayer(Protocol):
         reference: GuardedQuery,
         schema: Schema,
         domains: Domains,
+        options: Options,
     ) -> Sequence[Database]:
         """Databases likely to separate the queries, tried before random ones."""
 
+    def bounded(
+        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+    ) -> BoundedOutcome:
+        """Bounded verification: a database that separates the queries, or the bound checked."""
+
 
 class NoSymbolic:
-    """The layer that proves nothing and proposes nothing."""
+    """The layer that proves nothing, proposes nothing and checks nothing."""
 
     name = "none"
 
-    def prove(self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema) -> str | None:
+    def prove(
+        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+    ) -> str | None:
         return None
 
     def witnesses(
@@ -48,5 +63,11 @@ class NoSymbolic:
         reference: GuardedQuery,
         schema: Schema,
         domains: Domains,
+        options: Options,
     ) -> Sequence[Database]:
         return ()
+
+    def bounded(
+        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+    ) -> BoundedOutcome:
+        return BoundedOutcome("skipped", None, None, "no symbolic layer")

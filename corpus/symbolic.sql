@@ -1,0 +1,121 @@
+# Equivalent pairs that only the symbolic prover decides: the two queries have the same
+# shape but their predicates, keys or joins differ in a way no rewrite to one canonical
+# form removes. Each needs z3 (three-valued logic, integer and timestamp domains, keys).
+# schema: shop
+
+# title: a BETWEEN on timestamps vs a half-open range that ends at the same instant
+# expect: equivalent
+# method: symbolic
+SELECT order_id FROM orders
+WHERE placed_at BETWEEN TIMESTAMP '2024-01-01 00:00:00' AND TIMESTAMP '2024-01-31 23:59:59.999999';
+SELECT order_id FROM orders
+WHERE placed_at >= TIMESTAMP '2024-01-01' AND placed_at < TIMESTAMP '2024-02-01';
+
+# title: a CASE in the WHERE clause vs the one branch that can be true
+# expect: equivalent
+# method: symbolic
+SELECT COUNT(*) FROM orders
+WHERE CASE WHEN status = 'shipped' THEN 2 WHEN status = 'paid' THEN 1 ELSE NULL END = 1;
+SELECT COUNT(*) FROM orders WHERE status = 'paid';
+
+# title: contradictory bounds vs an empty result
+# expect: equivalent
+# method: symbolic
+SELECT order_id FROM orders WHERE amount > 10 AND amount <= 10;
+SELECT order_id FROM orders WHERE 1 = 0;
+
+# title: a range implied by a join vs the range repeated on the other side
+# expect: equivalent
+# method: symbolic
+SELECT o.order_id, c.name
+FROM orders o JOIN customers c ON o.customer_id = c.customer_id
+WHERE c.customer_id < 4;
+SELECT o.order_id, c.name
+FROM orders o JOIN customers c ON o.customer_id = c.customer_id
+WHERE c.customer_id < 4 AND o.customer_id <= 3;
+
+# title: a LEFT JOIN whose WHERE rejects the NULL-extended rows vs an inner join
+# expect: equivalent
+# method: symbolic
+SELECT c.name, o.order_id
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+WHERE o.amount > 100;
+SELECT c.name, o.order_id
+FROM customers c JOIN orders o ON o.customer_id = c.customer_id
+WHERE o.amount > 100;
+
+# title: a redundant join to the parent on a NOT NULL foreign key
+# expect: equivalent
+# method: symbolic
+# note: every order has exactly one customer, so the join neither drops nor repeats rows
+SELECT o.order_id, o.amount
+FROM orders o JOIN customers c ON o.customer_id = c.customer_id;
+SELECT o.order_id, o.amount FROM orders o;
+
+# title: a self-join on the primary key vs the table alone
+# expect: equivalent
+# method: symbolic
+SELECT a.order_id, b.status
+FROM orders a JOIN orders b ON a.order_id = b.order_id
+WHERE a.amount > 5;
+SELECT order_id, status FROM orders WHERE amount > 5;
+
+# title: COUNT of a NOT NULL column vs COUNT(*)
+# expect: equivalent
+# method: symbolic
+SELECT customer_id, COUNT(placed_at) FROM orders GROUP BY customer_id;
+SELECT customer_id, COUNT(*) FROM orders GROUP BY customer_id;
+
+# title: HAVING on an integer count, >= 2 vs > 1
+# expect: equivalent
+# method: symbolic
+SELECT customer_id FROM orders GROUP BY customer_id HAVING COUNT(*) >= 2;
+SELECT customer_id FROM orders GROUP BY customer_id HAVING COUNT(*) > 1;
+
+# title: COALESCE vs CASE WHEN IS NULL
+# expect: equivalent
+# method: symbolic
+SELECT order_id, COALESCE(status, 'none') FROM orders;
+SELECT order_id, CASE WHEN status IS NULL THEN 'none' ELSE status END FROM orders;
+
+# title: NOT IN a list vs a conjunction of inequalities
+# expect: equivalent
+# method: symbolic
+# note: both are unknown for a NULL status and filter the row out
+SELECT order_id FROM orders WHERE status NOT IN ('paid', 'shipped');
+SELECT order_id FROM orders WHERE status <> 'paid' AND status <> 'shipped';
+
+# title: an EXISTS implied by the join it repeats
+# expect: equivalent
+# method: symbolic
+SELECT o.order_id FROM orders o JOIN customers c ON o.customer_id = c.customer_id
+WHERE EXISTS (SELECT 1 FROM customers c2 WHERE c2.customer_id = o.customer_id);
+SELECT o.order_id FROM orders o JOIN customers c ON o.customer_id = c.customer_id;
+
+# title: a CHECK constraint makes a filter redundant
+# expect: equivalent
+# method: symbolic
+# note: quantity > 0 is declared, so quantity >= 1 holds on every row
+SELECT order_id, line_no FROM order_items WHERE quantity >= 1 AND product_id = 3;
+SELECT order_id, line_no FROM order_items WHERE product_id = 3;
+
+# title: a date cast of a timestamp vs a half-open timestamp range
+# expect: equivalent
+# method: symbolic
+SELECT order_id FROM orders WHERE CAST(placed_at AS DATE) = DATE '2024-03-01';
+SELECT order_id FROM orders
+WHERE placed_at >= TIMESTAMP '2024-03-01' AND placed_at < TIMESTAMP '2024-03-02';
+
+# title: the BETWEEN that stops at midnight of the last day is not the half-open range
+# expect: not_equivalent
+# cause: filter_window
+SELECT order_id FROM orders
+WHERE placed_at BETWEEN TIMESTAMP '2024-01-01' AND TIMESTAMP '2024-01-31';
+SELECT order_id FROM orders
+WHERE placed_at >= TIMESTAMP '2024-01-01' AND placed_at < TIMESTAMP '2024-02-01';
+
+# title: a join to the parent on a nullable key is not redundant
+# expect: not_equivalent
+# schema: shop_nofk
+SELECT o.order_id FROM orders o JOIN customers c ON o.customer_id = c.customer_id;
+SELECT o.order_id FROM orders o;

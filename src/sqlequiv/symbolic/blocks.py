@@ -1,0 +1,345 @@
+"""Query blocks: the shape the prover compares.
+
+A canonical query (see :mod:`sqlequiv.normalize`) is read into a small tree:
+a :class:`Block` is one SELECT — its inner-joined sources, the LEFT joins
+applied after them, the WHERE conjuncts (inner-join ON conditions included),
+grouping, HAVING, DISTINCT, ORDER BY and the output expressions; a
+:class:`SetOp` combines queries with UNION / INTERSECT / EXCEPT. Sources are
+base tables or derived queries. Anything the prover cannot reason about
+exactly (LIMIT, window functions, USING joins, FULL joins, GROUPING SETS,
+VALUES with rows that matter, ...) raises :class:`NotABlock`, and the pair
+goes on to the later stages.
+
+Why inner-join ON conditions may join the WHERE and inner sources may come
+before every LEFT join: ``X JOIN c ON q`` is ``s_q(X x c)``, selections
+commute, and ``(X LEFT JOIN_r d) x c = (X x c) LEFT JOIN_r d`` whenever ``r`` does not mention
+``c`` — which holds because ``r`` was written before ``c`` joined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from sqlglot import exp
+
+__all__ = [
+    "Block",
+    "LeftJoin",
+    "NotABlock",
+    "Query",
+    "SetOp",
+    "Source",
+    "conjuncts",
+    "fk_conjuncts",
+    "has_aggregate",
+    "read_query",
+]
+
+
+class NotABlock(Exception):
+    """The query uses a construct outside the prover's fragment."""
+
+
+@dataclass
+class Source:
+    """One FROM item: a base table or a derived query, under an alias."""
+
+    alias: str
+    table: str | None = None
+    query: Query | None = None
+    #: Output column names of a derived query, in order.
+    columns: tuple[str, ...] = ()
+    #: A VALUES list (kept so that an always-false block can still be read).
+    values: bool = False
+
+    @property
+    def signature(self) -> str:
+        """What must agree for two sources to be matched."""
+        if self.table is not None:
+            return f"table:{self.table}"
+        return f"derived:{len(self.columns)}"
+
+
+@dataclass
+class LeftJoin:
+    """``... LEFT JOIN source ON on`` applied after the inner sources."""
+
+    source: Source
+    on: exp.Expr
+
+
+@dataclass
+class Block:
+    """One SELECT."""
+
+    sources: list[Source]
+    left_joins: list[LeftJoin]
+    where: list[exp.Expr]
+    outputs: list[exp.Expr]
+    group: list[exp.Expr] | None
+    having: exp.Expr | None
+    distinct: bool
+    order: list[exp.Ordered]
+    aggregate: bool
+    node: exp.Select = field(repr=False)
+    #: Aliases of dropped sources, and the alias that now stands for each.
+    redirect: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def all_sources(self) -> list[Source]:
+        return self.sources + [j.source for j in self.left_joins]
+
+    def without(self, dropped: Source, stand_in: str) -> Block:
+        """A copy without ``dropped``, whose columns are now ``stand_in``'s."""
+        redirect = {k: (stand_in if v == dropped.alias else v) for k, v in self.redirect.items()}
+        redirect[dropped.alias] = stand_in
+        return replace(
+            self,
+            sources=[s for s in self.sources if s is not dropped],
+            redirect=redirect,
+        )
+
+    def resolve_alias(self, alias: str) -> str:
+        """The alias a column qualifier now stands for."""
+        return self.redirect.get(alias, alias)
+
+    def expressions(self) -> list[exp.Expr]:
+        """Every expression of the block: WHERE, outputs, grouping, HAVING, ORDER BY, ON."""
+        nodes: list[exp.Expr] = [*self.where, *self.outputs, *(o.this for o in self.order)]
+        nodes += self.group or []
+        nodes += [self.having] if self.having is not None else []
+        nodes += [j.on for j in self.left_joins]
+        return nodes
+
+    def column_uses(self, alias: str) -> int:
+        """How many column references (subqueries included) reach ``alias``."""
+        return sum(
+            1
+            for node in self.expressions()
+            for column in node.find_all(exp.Column)
+            if column.table and self.resolve_alias(column.table) == alias
+        )
+
+    def redirect_targets(self) -> set[str]:
+        return set(self.redirect.values())
+
+
+@dataclass
+class SetOp:
+    """UNION / INTERSECT / EXCEPT; ``branches`` holds every operand of a flattened chain."""
+
+    kind: str  # "union", "intersect", "except"
+    distinct: bool
+    branches: list[Query]
+    order: list[exp.Ordered]
+
+
+Query = Block | SetOp
+
+
+def read_query(node: exp.Expr) -> Query:
+    """Read a canonical query into blocks, or raise :class:`NotABlock`."""
+    if isinstance(node, exp.Subquery):
+        if node.args.get("limit") or node.args.get("offset") or node.args.get("order"):
+            raise NotABlock("ORDER BY / LIMIT on a parenthesised query")
+        return read_query(node.this)
+    if isinstance(node, exp.SetOperation):
+        return _read_setop(node)
+    if isinstance(node, exp.Select):
+        return _read_select(node)
+    raise NotABlock(f"{type(node).__name__} is not a query block")
+
+
+def _read_setop(node: exp.SetOperation) -> SetOp:
+    if node.args.get("limit") or node.args.get("offset"):
+        raise NotABlock("LIMIT on a set operation")
+    kind = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}.get(type(node))
+    if kind is None:
+        raise NotABlock(f"set operation {type(node).__name__}")
+    distinct = bool(node.args.get("distinct"))
+    if node.args.get("by_name") or node.args.get("side") or node.args.get("kind"):
+        raise NotABlock("set operation BY NAME / with a side")
+    order = list(node.args["order"].expressions) if node.args.get("order") else []
+    branches: list[Query] = []
+    # UNION chains are associative: (a | b) | c has the operands a, b, c.
+    for part in (node.this, node.expression):
+        if (
+            kind == "union"
+            and isinstance(part, exp.Union)
+            and bool(part.args.get("distinct")) == distinct
+            and not part.args.get("order")
+            and not part.args.get("limit")
+        ):
+            branches.extend(_read_setop(part).branches)
+        else:
+            branches.append(read_query(part))
+    return SetOp(kind, distinct, branches, order)
+
+
+_UNSUPPORTED_ARGS = ("limit", "offset", "qualify", "windows", "laterals", "pivots", "prewhere")
+
+
+def _read_select(node: exp.Select) -> Block:
+    for arg in _UNSUPPORTED_ARGS:
+        if node.args.get(arg):
+            raise NotABlock(f"SELECT with {arg.upper()}")
+    if node.args.get("with_") or node.args.get("with"):
+        raise NotABlock("WITH")
+    if node.find(exp.Window):
+        raise NotABlock("window function")
+    distinct_node = node.args.get("distinct")
+    if distinct_node is not None and distinct_node.args.get("on"):
+        raise NotABlock("DISTINCT ON")
+    from_ = node.args.get("from_") or node.args.get("from")
+    sources: list[Source] = []
+    left_joins: list[LeftJoin] = []
+    where: list[exp.Expr] = []
+    if from_ is not None:
+        sources.append(_read_source(from_.this))
+    for join in node.args.get("joins") or []:
+        if join.args.get("using"):
+            raise NotABlock("JOIN ... USING")
+        side = (join.side or "").upper()
+        kind = (join.kind or "").upper()
+        if kind in ("SEMI", "ANTI", "ASOF", "POSITIONAL") or join.args.get("method"):
+            raise NotABlock(f"{kind or join.args.get('method')} JOIN")
+        source = _read_source(join.this)
+        on = join.args.get("on")
+        if side == "LEFT":
+            left_joins.append(LeftJoin(source, on if on is not None else exp.true()))
+        elif side == "RIGHT":
+            # a RIGHT JOIN b  ==  b LEFT JOIN a, when a is the whole left side.
+            if len(sources) != 1 or left_joins:
+                raise NotABlock("RIGHT JOIN after other joins")
+            left_joins.append(LeftJoin(sources[0], on if on is not None else exp.true()))
+            sources = [source]
+        elif side:
+            raise NotABlock(f"{side} JOIN")
+        else:
+            sources.append(source)
+            if on is not None:
+                where.extend(conjuncts(on))
+    if node.args.get("where") is not None:
+        where.extend(conjuncts(node.args["where"].this))
+    group_node = node.args.get("group")
+    group: list[exp.Expr] | None = None
+    if group_node is not None:
+        if any(group_node.args.get(k) for k in ("rollup", "cube", "grouping_sets", "totals")):
+            raise NotABlock("ROLLUP / CUBE / GROUPING SETS")
+        group = list(group_node.expressions)
+    outputs = []
+    for item in node.expressions:
+        if isinstance(item, exp.Star) or (
+            isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
+        ):
+            raise NotABlock("SELECT *")
+        outputs.append(item.this if isinstance(item, exp.Alias) else item)
+    having = node.args["having"].this if node.args.get("having") is not None else None
+    aggregate = group is not None or having is not None or any(has_aggregate(o) for o in outputs)
+    order = list(node.args["order"].expressions) if node.args.get("order") else []
+    return Block(
+        sources=sources,
+        left_joins=left_joins,
+        where=where,
+        outputs=outputs,
+        group=group,
+        having=having,
+        distinct=distinct_node is not None,
+        order=order,
+        aggregate=aggregate,
+        node=node,
+    )
+
+
+def _read_source(node: exp.Expr) -> Source:
+    alias = node.alias_or_name
+    if isinstance(node, exp.Table):
+        if not isinstance(node.this, exp.Identifier) or node.args.get("db"):
+            raise NotABlock("table expression")
+        return Source(alias=alias, table=node.name.lower())
+    if isinstance(node, exp.Subquery):
+        inner = node.this
+        if isinstance(inner, exp.Values):
+            return Source(alias=alias, values=True, columns=_values_columns(node))
+        query = read_query(node)
+        return Source(alias=alias, query=query, columns=output_names(node.this))
+    if isinstance(node, exp.Values):
+        return Source(alias=alias, values=True, columns=_values_columns(node))
+    raise NotABlock(f"FROM item {type(node).__name__}")
+
+
+def _values_columns(node: exp.Expr) -> tuple[str, ...]:
+    alias = node.args.get("alias")
+    if alias is None or not alias.columns:
+        raise NotABlock("VALUES without column names")
+    return tuple(c.name for c in alias.columns)
+
+
+def output_names(node: exp.Expr) -> tuple[str, ...]:
+    """The output column names of a query (of its first branch for set operations)."""
+    while isinstance(node, (exp.SetOperation, exp.Subquery)):
+        node = node.this
+    if not isinstance(node, exp.Select):
+        raise NotABlock("derived query without a SELECT")
+    return tuple(item.alias_or_name for item in node.expressions)
+
+
+def conjuncts(node: exp.Expr) -> list[exp.Expr]:
+    """The operands of a chain of ANDs (parentheses looked through)."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.And):
+        return conjuncts(node.this) + conjuncts(node.expression)
+    return [node]
+
+
+def own_nodes(node: exp.Expr) -> list[exp.Expr]:
+    """The nodes of an expression, not looking inside nested queries."""
+    out: list[exp.Expr] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        if current is not node and isinstance(current, (exp.Query, exp.Subquery)):
+            continue
+        stack.extend(current.iter_expressions())
+    return out
+
+
+def has_aggregate(node: exp.Expr) -> bool:
+    return any(isinstance(n, exp.AggFunc) for n in own_nodes(node))
+
+
+def fk_conjuncts(
+    where: list[exp.Expr],
+    child: str,
+    parent: str,
+    pairs: dict[str, str],
+    resolve: Callable[[str], str] = str,
+) -> list[exp.Expr] | None:
+    """Every conjunct ``child.fk = parent.key``, if together they cover the foreign key.
+
+    ``pairs`` maps the parent's key columns to the child's; ``resolve`` maps a
+    column qualifier to the source it stands for (after dropped self-joins).
+    """
+    found: list[exp.Expr] = []
+    covered: set[str] = set()
+    for conj in where:
+        if not isinstance(conj, exp.EQ):
+            continue
+        a, b = conj.this, conj.expression
+        if not (isinstance(a, exp.Column) and isinstance(b, exp.Column)):
+            continue
+        for p, c in ((a, b), (b, a)):
+            if (
+                resolve(p.table) == parent
+                and resolve(c.table) == child
+                and (pairs.get(p.name.lower()) or "").lower() == c.name.lower()
+            ):
+                found.append(conj)
+                covered.add(p.name.lower())
+                break
+    if covered != {k.lower() for k in pairs}:
+        return None
+    return found

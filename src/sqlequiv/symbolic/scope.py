@@ -1,0 +1,549 @@
+"""Symbolic rows for the sources of one or two blocks.
+
+A :class:`Scope` gives every source of a block one symbolic row: a z3 value
+per column the queries mention, with the constraints the schema declares
+(types, NOT NULL, CHECK; NULL-padding for LEFT-joined sources; two
+occurrences of a table that agree on a key are the same row). When two
+blocks are compared under a source bijection, a reference source and the
+candidate source it is mapped to share one row.
+
+Whatever the predicates mention that is not a column of the block —
+subqueries, aggregates — becomes an *atom*: a fresh, unconstrained z3 value
+named by the atom's text (with the outer columns it reads replaced by their
+row's names), so two occurrences of the same atom over the same row are the
+same value. An unconstrained value can only make a proof harder, never
+wrong. A few facts about atoms are added because they always hold: an
+``EXISTS`` over a table is true when an outer source of that table satisfies
+its condition; ``COUNT`` is never NULL or negative, and at least 1 in a group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+import z3
+from sqlglot import exp
+
+from sqlequiv.fixtures.values import decimal_scale, kind_of
+from sqlequiv.schema.model import Schema
+from sqlequiv.symbolic.blocks import (
+    Block,
+    Query,
+    SetOp,
+    Source,
+    fk_conjuncts,
+    has_aggregate,
+    read_query,
+)
+from sqlequiv.symbolic.semijoin import SemiJoin, semi_join
+from sqlequiv.symbolic.terms import (
+    SymBool,
+    SymValue,
+    Translator,
+    Unsupported,
+    and_,
+    same,
+    variable,
+)
+
+if TYPE_CHECKING:
+    from sqlequiv.symbolic.prove import Prover
+
+__all__ = ["Scope", "Side"]
+
+Side = Literal["c", "r"]
+
+_AGGREGATES = {exp.Count: "count", exp.Sum: "sum", exp.Avg: "avg", exp.Min: "min", exp.Max: "max"}
+_KIND_TYPES = {
+    "int": "BIGINT",
+    "float": "DOUBLE",
+    "text": "VARCHAR",
+    "bool": "BOOLEAN",
+    "date": "DATE",
+    "timestamp": "TIMESTAMP",
+}
+
+
+class Scope:
+    """Symbolic source rows, atoms and constraints for a proof."""
+
+    def __init__(
+        self,
+        schema: Schema,
+        prover: Prover,
+        blocks: dict[Side, Block],
+        mapping: dict[str, str] | None = None,
+        *,
+        prefix: str = "",
+        depth: int = 0,
+    ) -> None:
+        #: Names z3 constants apart from those of enclosing scopes (z3 identifies
+        #: constants by name).
+        self._prefix = prefix
+        self._depth = depth
+        self.schema = schema
+        self.prover = prover
+        self.blocks = blocks
+        #: reference alias -> candidate alias
+        self.mapping = mapping or {}
+        #: Rows kept by the WHERE; aggregates' arguments are compared under it.
+        self.kept: z3.BoolRef = z3.BoolVal(True)
+        self._vars: dict[str, SymValue] = {}
+        self._constraints: list[z3.BoolRef] = []
+        self._pads: dict[str, z3.BoolRef] = {}
+        self._atoms: dict[str, SymValue | SymBool] = {}
+        self._aggregates: list[tuple[str, bool, SymValue | None, SymValue]] = []
+        self._checked: set[str] = set()
+        self._base: dict[str, tuple[str, Source, Side]] = {}
+        self._translators = {side: self._translator(side) for side in blocks}
+
+    # -- public ----------------------------------------------------------
+
+    def predicate(self, side: Side, parts: Sequence[exp.Expr]) -> SymBool:
+        """The conjunction of ``parts`` (TRUE when empty)."""
+        translator = self._translators[side]
+        return and_(*(translator.predicate(p) for p in parts)) if parts else _true()
+
+    def value(self, side: Side, node: exp.Expr) -> SymValue:
+        return self._translators[side].value(node)
+
+    def pad(self, side: Side, alias: str) -> z3.BoolRef:
+        """True when the LEFT-joined source's row is the NULL padding."""
+        sid = self._source_id(side, alias)
+        if sid not in self._pads:
+            self._pads[sid] = z3.Bool(f"pad:{sid}")
+        return self._pads[sid]
+
+    @property
+    def pads(self) -> dict[str, z3.BoolRef]:
+        """The padding flag of every LEFT-joined source seen so far, by source id."""
+        return self._pads
+
+    def key_equal(self, side: Side, a: str, b: str, column: str) -> z3.BoolRef:
+        """Both sources have the same non-NULL value in ``column``."""
+        va = self._column(side, a, column)
+        vb = self._column(side, b, column)
+        return z3.And(z3.Not(va.null), z3.Not(vb.null), same(va, vb))
+
+    def row_values(self) -> dict[str, SymValue]:
+        """The symbolic value of every base-table column mentioned so far, by name."""
+        return {k: v for k, v in self._vars.items() if k.rsplit(".", 1)[0] in self._base}
+
+    def source_rows(self) -> dict[str, tuple[str, dict[str, SymValue]]]:
+        """Per base-table source row: its table and its mentioned columns' values."""
+        rows: dict[str, tuple[str, dict[str, SymValue]]] = {}
+        for sid, (table, _source, _side) in self._base.items():
+            prefix = f"{sid}."
+            columns = {k[len(prefix) :]: v for k, v in self._vars.items() if k.startswith(prefix)}
+            rows[sid] = (table, columns)
+        return rows
+
+    def constraints(self) -> list[z3.BoolRef]:
+        """Everything known about the rows and atoms, key axioms included."""
+        return self._constraints + self._key_axioms()
+
+    # -- columns ---------------------------------------------------------
+
+    def _translator(self, side: Side) -> Translator:
+        return Translator(
+            lambda column: self._resolve(side, column),
+            hook=lambda node: self._hook(side, node),
+        )
+
+    def _resolve(self, side: Side, column: exp.Column) -> SymValue:
+        if not column.table:
+            raise Unsupported(f"unqualified column {column.sql()}")
+        return self._column(side, column.table, column.name)
+
+    def _source(self, side: Side, alias: str) -> Source:
+        block = self.blocks[side]
+        alias = block.resolve_alias(alias)
+        for source in block.all_sources:
+            if source.alias == alias:
+                return source
+        raise Unsupported(f"column of {alias}, which is not a source of this block")
+
+    def _source_id(self, side: Side, alias: str) -> str:
+        alias = self.blocks[side].resolve_alias(alias)
+        if side == "r":
+            if alias not in self.mapping:
+                return f"{self._prefix}r:{alias}"
+            alias = self.mapping[alias]
+        return f"{self._prefix}c:{alias}"
+
+    def _is_padded(self, side: Side, alias: str) -> bool:
+        block = self.blocks[side]
+        alias = block.resolve_alias(alias)
+        return any(j.source.alias == alias for j in block.left_joins)
+
+    def _column_key(self, side: Side, alias: str, name: str) -> str:
+        source = self._source(side, alias)
+        sid = self._source_id(side, alias)
+        if source.table is not None:
+            return f"{sid}.{self.schema.table(source.table).column(name).name}"
+        return f"{sid}.#{_position(source.columns, name)}"
+
+    def _column(self, side: Side, alias: str, name: str) -> SymValue:
+        source = self._source(side, alias)
+        sid = self._source_id(side, alias)
+        key = self._column_key(side, alias, name)
+        if source.table is not None:
+            column = self.schema.table(source.table).column(name)
+            if key not in self._vars:
+                self._base[sid] = (source.table, source, side)
+                self._new_var(key, column.type, column.nullable, side, alias, keep=True)
+                self._add_checks(side, alias, sid)
+            return self._vars[key]
+        if key not in self._vars:
+            # Every column of the derived row at once, then what its query implies
+            # about them (its WHERE held, its outputs are those expressions).
+            for position in range(len(source.columns)):
+                dtype = _output_type(source, position)
+                self._new_var(f"{sid}.#{position}", dtype, True, side, alias, keep=False)
+            self._derived_facts(side, alias, source, sid)
+        return self._vars[key]
+
+    def _derived_facts(self, side: Side, alias: str, source: Source, sid: str) -> None:
+        """Constrain a derived row to the rows its query can produce (an over-approximation)."""
+        if source.query is None or self._depth > 3:
+            return
+        row = [self._vars[f"{sid}.#{p}"] for p in range(len(source.columns))]
+        try:
+            fact = self._query_facts(source.query, row, f"{sid}/")
+        except (Unsupported, KeyError):
+            return
+        if self._is_padded(side, alias):
+            fact = z3.Implies(z3.Not(self.pad(side, alias)), fact)
+        self._constraints.append(fact)
+
+    def _query_facts(self, query: Query, row: list[SymValue], prefix: str) -> z3.BoolRef:
+        if isinstance(query, SetOp):
+            parts = [
+                self._query_facts(b, row, f"{prefix}{i}/") for i, b in enumerate(query.branches)
+            ]
+            if query.kind == "union":
+                return z3.Or(*parts)
+            if query.kind == "intersect":
+                return z3.And(*parts)
+            return parts[0]  # EXCEPT: a row of the result is a row of the first operand
+        nested = Scope(self.schema, self.prover, {"c": query}, prefix=prefix, depth=self._depth + 1)
+        facts = [nested.predicate("c", query.where).true]
+        for value, output in zip(row, query.outputs, strict=True):
+            if query.aggregate and has_aggregate(output):
+                continue
+            facts.append(same(value, nested.value("c", output)))
+        return z3.And(*nested.constraints(), *facts)
+
+    def _new_var(
+        self, key: str, dtype: exp.DataType, nullable: bool, side: Side, alias: str, *, keep: bool
+    ) -> None:
+        padded = self._is_padded(side, alias)
+        value, domain = variable(key, dtype, nullable=nullable or padded)
+        self._vars[key] = value
+        facts = list(domain) if keep else []
+        if padded:
+            pad = self.pad(side, alias)
+            if not nullable:
+                facts.append(z3.Not(value.null))
+            self._constraints.append(z3.Implies(pad, value.null))
+            self._constraints.extend(z3.Implies(z3.Not(pad), f) for f in facts)
+        else:
+            self._constraints.extend(facts)
+
+    def _add_checks(self, side: Side, alias: str, sid: str) -> None:
+        if sid in self._checked:
+            return
+        self._checked.add(sid)
+        source = self._source(side, alias)
+        assert source.table is not None
+        table = self.schema.table(source.table)
+        padded = self._is_padded(side, alias)
+        for check in table.checks:
+            translator = Translator(lambda c: self._column(side, alias, c.name))
+            try:
+                holds = z3.Not(translator.predicate(check).false)
+            except Unsupported:
+                continue  # a dropped constraint only makes proofs harder
+            self._constraints.append(
+                z3.Implies(z3.Not(self.pad(side, alias)), holds) if padded else holds
+            )
+
+    def _key_axioms(self) -> list[z3.BoolRef]:
+        axioms: list[z3.BoolRef] = []
+        by_table: dict[str, list[str]] = {}
+        for sid, (name, _source, _side) in self._base.items():
+            by_table.setdefault(name, []).append(sid)
+        for table_name, sids in by_table.items():
+            if len(sids) < 2:
+                continue
+            table = self.schema.table(table_name)
+            for i, a in enumerate(sids):
+                for b in sids[i + 1 :]:
+                    shared = [
+                        c.name
+                        for c in table.columns
+                        if f"{a}.{c.name}" in self._vars and f"{b}.{c.name}" in self._vars
+                    ]
+                    for key in table.keys:
+                        if not all(
+                            f"{a}.{k}" in self._vars and f"{b}.{k}" in self._vars for k in key
+                        ):
+                            continue
+                        premise = z3.And(
+                            *(
+                                z3.And(
+                                    z3.Not(self._vars[f"{a}.{k}"].null),
+                                    same(self._vars[f"{a}.{k}"], self._vars[f"{b}.{k}"]),
+                                )
+                                for k in key
+                            )
+                        )
+                        axioms.append(
+                            z3.Implies(
+                                premise,
+                                z3.And(
+                                    *(
+                                        same(self._vars[f"{a}.{c}"], self._vars[f"{b}.{c}"])
+                                        for c in shared
+                                    )
+                                ),
+                            )
+                        )
+        return axioms
+
+    # -- atoms -----------------------------------------------------------
+
+    def _hook(self, side: Side, node: exp.Expr) -> SymValue | SymBool | None:
+        if isinstance(node, exp.AggFunc):
+            return self._aggregate(side, node)
+        if isinstance(node, exp.Exists):
+            semi = semi_join(node.this)
+            atom = self._semi_atom(side, semi) if semi else self._atom(side, node, "exists")
+            assert isinstance(atom, SymBool)
+            self._exists_facts(side, node, atom)
+            return atom
+        if isinstance(node, exp.In) and node.args.get("query") is not None:
+            semi = semi_join(node.args["query"], node.this)
+            if semi is None:
+                return self._atom(side, node, "in")
+            found = self._semi_atom(side, semi)
+            # IN is true exactly when a match exists; when it is false rather than
+            # unknown depends on NULLs, which the atom does not track: leave it free.
+            false = z3.Bool(f"{self._prefix}in-false:{id(node)}")
+            self._constraints.append(z3.Implies(false, z3.Not(found.true)))
+            return SymBool(found.true, false)
+        if isinstance(node, (exp.Subquery, exp.Any, exp.All)):
+            return self._atom(side, node, "scalar" if isinstance(node, exp.Subquery) else "in")
+        return None
+
+    def _semi_atom(self, side: Side, semi: SemiJoin) -> SymBool:
+        """ "Some row of the subquery matches": one atom for EXISTS, IN and semi-join forms."""
+        key = f"{self._prefix}semi:{self._atom_text(side, semi.as_in())}"
+        if key not in self._atoms:
+            b = z3.Bool(key)
+            self._atoms[key] = SymBool(b, z3.Not(b))
+        atom = self._atoms[key]
+        assert isinstance(atom, SymBool)
+        return atom
+
+    def _atom(self, side: Side, node: exp.Expr, kind: str) -> SymValue | SymBool:
+        key = f"{self._prefix}{kind}:{self._atom_text(side, node)}"
+        if key in self._atoms:
+            return self._atoms[key]
+        atom: SymValue | SymBool
+        if kind == "exists":
+            b = z3.Bool(key)
+            atom = SymBool(b, z3.Not(b))
+        elif kind == "in":
+            t, f = z3.Bool(key + "#t"), z3.Bool(key + "#f")
+            self._constraints.append(z3.Not(z3.And(t, f)))
+            atom = SymBool(t, f)
+        else:
+            query = node.this if isinstance(node, exp.Subquery) else node
+            dtype = _query_output_type(query)
+            atom, _domain = variable(key, dtype, nullable=True)
+        self._atoms[key] = atom
+        return atom
+
+    def _atom_text(self, side: Side, node: exp.Expr) -> str:
+        """The atom's SQL with inner aliases renamed in order and outer columns named by row."""
+        copy = node.copy()
+        inner: dict[str, str] = {}
+        for found in copy.find_all(exp.Table, exp.Subquery, bfs=False):
+            alias = found.alias_or_name
+            if alias and alias not in inner:
+                inner[alias] = f"i{len(inner)}"
+        for found in copy.find_all(exp.Table, exp.Subquery):
+            if found.alias_or_name in inner and found.args.get("alias") is not None:
+                found.set(
+                    "alias", exp.TableAlias(this=exp.to_identifier(inner[found.alias_or_name]))
+                )
+        for column in list(copy.find_all(exp.Column)):
+            table = column.table
+            if table in inner:
+                column.set("table", exp.to_identifier(inner[table]))
+            elif table:
+                self._resolve(side, column)  # the row value must exist
+                name = self._column_key(side, table, column.name)
+                column.replace(exp.column(name.replace(".", "_").replace(":", "_")))
+        return copy.sql(dialect="duckdb")
+
+    def _exists_facts(self, side: Side, node: exp.Exists, atom: SymBool) -> None:
+        """EXISTS (SELECT … FROM t s WHERE p) holds if an outer source o of t satisfies p[s:=o]."""
+        try:
+            query = read_query(node.this)
+        except Exception:
+            return
+        if not isinstance(query, Block) or query.aggregate or query.left_joins:
+            return
+        if len(query.sources) != 1 or query.sources[0].table is None:
+            return
+        inner = query.sources[0]
+        block = self.blocks[side]
+        for outer in block.sources:
+            if outer.table != inner.table:
+                continue
+
+            def resolve(column: exp.Column, outer: Source = outer) -> SymValue:
+                if column.table == inner.alias:
+                    return self._column(side, outer.alias, column.name)
+                return self._resolve(side, column)
+
+            translator = Translator(resolve, hook=lambda n: self._hook(side, n))
+            try:
+                condition = (
+                    and_(*(translator.predicate(p) for p in query.where))
+                    if query.where
+                    else _true()
+                )
+            except Unsupported:
+                continue
+            self._constraints.append(z3.Implies(condition.true, atom.true))
+        if self._exists_by_foreign_key(side, inner, query.where):
+            self._constraints.append(atom.true)
+
+    def _exists_by_foreign_key(self, side: Side, inner: Source, where: list[exp.Expr]) -> bool:
+        """EXISTS (SELECT … FROM parent p WHERE p.key = o.fk) with o.fk a NOT NULL foreign key."""
+        for outer in self.blocks[side].sources:
+            if outer.table is None:
+                continue
+            table = self.schema.table(outer.table)
+            for fk in table.foreign_keys:
+                if fk.ref_table.lower() != inner.table:
+                    continue
+                if any(table.column(c).nullable for c in fk.columns):
+                    continue
+                pairs = dict(zip(fk.ref_columns, fk.columns, strict=True))
+                found = fk_conjuncts(where, outer.alias, inner.alias, pairs)
+                if found is not None and len(found) == len(where):
+                    return True
+        return False
+
+    def _aggregate(self, side: Side, node: exp.AggFunc) -> SymValue:
+        name = _AGGREGATES.get(type(node))
+        if name is None:
+            raise Unsupported(f"aggregate {node.sql()}")
+        if not self.blocks[side].aggregate:
+            raise Unsupported("aggregate outside an aggregate block")
+        argument = node.this
+        distinct = isinstance(argument, exp.Distinct)
+        if distinct:
+            assert isinstance(argument, exp.Distinct)
+            if len(argument.expressions) != 1:
+                raise Unsupported("aggregate over several DISTINCT arguments")
+            argument = argument.expressions[0]
+        if name in ("min", "max"):
+            distinct = False
+        arg: SymValue | None = None
+        if argument is not None and not isinstance(argument, exp.Star):
+            if any(isinstance(n, exp.AggFunc) for n in argument.find_all(exp.AggFunc)):
+                raise Unsupported("nested aggregate")
+            arg = self._translators[side].value(argument)
+            if (
+                name == "count"
+                and not distinct
+                and self.prover.valid(self, z3.Implies(self.kept, z3.Not(arg.null)))
+            ):
+                arg = None  # COUNT(x) over rows where x is never NULL is COUNT(*)
+        elif name != "count":
+            raise Unsupported(f"{name}(*)")
+        for other_name, other_distinct, other_arg, atom in self._aggregates:
+            if (other_name, other_distinct) != (name, distinct):
+                continue
+            if arg is None and other_arg is None:
+                return atom
+            if (
+                arg is not None
+                and other_arg is not None
+                and _comparable(arg, other_arg)
+                and self.prover.valid(self, z3.Implies(self.kept, same(arg, other_arg)))
+            ):
+                return atom
+        atom = self._new_aggregate(name, arg, side)
+        self._aggregates.append((name, distinct, arg, atom))
+        return atom
+
+    def _new_aggregate(self, name: str, arg: SymValue | None, side: Side) -> SymValue:
+        label = f"{self._prefix}agg{len(self._aggregates)}"
+        if name == "count":
+            value, _ = variable(label, exp.DataType.build("BIGINT"), nullable=False)
+            low = 1 if self.blocks[side].group is not None else 0
+            self._constraints.append(value.value >= low if arg is None else value.value >= 0)
+            return value
+        assert arg is not None
+        if name == "avg":
+            dtype = exp.DataType.build("DOUBLE")
+        elif arg.kind == "decimal":
+            dtype = exp.DataType.build(f"DECIMAL(38,{arg.scale})")
+        elif arg.kind in _KIND_TYPES:
+            dtype = exp.DataType.build(_KIND_TYPES[arg.kind])
+        else:
+            raise Unsupported(f"{name} over {arg.kind}")
+        value, _ = variable(label, dtype, nullable=True)
+        return value
+
+
+def _true() -> SymBool:
+    return SymBool(z3.BoolVal(True), z3.BoolVal(False))
+
+
+def _comparable(a: SymValue, b: SymValue) -> bool:
+    return a.kind == b.kind and a.scale == b.scale
+
+
+def _position(columns: tuple[str, ...], name: str) -> int:
+    lowered = [c.lower() for c in columns]
+    if lowered.count(name.lower()) != 1:
+        raise Unsupported(f"derived column {name} is missing or ambiguous")
+    return lowered.index(name.lower())
+
+
+def _output_type(source: Source, position: int) -> exp.DataType:
+    if source.query is None:
+        raise Unsupported("column of a VALUES list")
+    return _query_block_type(source.query, position)
+
+
+def _query_block_type(query: Query, position: int) -> exp.DataType:
+    while isinstance(query, SetOp):
+        query = query.branches[0]
+    return _typed(query.outputs[position])
+
+
+def _query_output_type(query: exp.Expr) -> exp.DataType:
+    while isinstance(query, (exp.SetOperation, exp.Subquery)):
+        query = query.this
+    if not isinstance(query, exp.Select) or len(query.expressions) != 1:
+        raise Unsupported("scalar subquery without exactly one column")
+    item = query.expressions[0]
+    return _typed(item.this if isinstance(item, exp.Alias) else item)
+
+
+def _typed(node: exp.Expr) -> exp.DataType:
+    dtype = node.type
+    if dtype is None or kind_of(dtype) == "other":
+        raise Unsupported(f"unknown type of {node.sql()}")
+    if kind_of(dtype) == "decimal":
+        decimal_scale(dtype)
+    return dtype

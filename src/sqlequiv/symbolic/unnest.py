@@ -1,0 +1,216 @@
+"""Rewrites of query blocks that bring two queries to the same shape.
+
+Each rewrite preserves the result exactly (bag semantics, three-valued logic):
+
+* **Inline a derived table** that only selects, filters and inner-joins base
+  tables: ``FROM (SELECT e AS c FROM t WHERE p) d WHERE q(d.c)`` is
+  ``FROM t WHERE p AND q(e)``. On the NULL-supplying side of a LEFT JOIN the
+  derived table must be a single source and every column the outer block
+  reads must be a plain column, which is NULL on the padded row exactly as
+  the derived column is: ``LEFT JOIN (SELECT … FROM t WHERE p) d ON r`` is
+  ``LEFT JOIN t ON r AND p``.
+* **Distribute over UNION ALL**: a block that reads a UNION ALL derived table
+  (and does not aggregate) is the UNION ALL of the block over each operand,
+  because selection, projection and inner joins distribute over bag union;
+  with DISTINCT it is the UNION (distinct) of the operands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from sqlglot import exp
+
+from sqlequiv.symbolic.blocks import Block, LeftJoin, Query, SetOp, Source
+
+__all__ = ["unnest"]
+
+#: How deep nested derived tables are unnested.
+MAX_DEPTH = 6
+
+
+def unnest(query: Query, depth: int = 0) -> Query:
+    """The query with derived tables inlined and UNION ALLs distributed where exact."""
+    if depth > MAX_DEPTH:
+        return query
+    if isinstance(query, SetOp):
+        return replace(query, branches=[unnest(b, depth + 1) for b in query.branches])
+    block = query
+    sources = [_unnest_source(s, depth) for s in block.sources]
+    left_joins = [replace(j, source=_unnest_source(j.source, depth)) for j in block.left_joins]
+    block = replace(block, sources=sources, left_joins=left_joins)
+    for source in block.sources:
+        if isinstance(source.query, Block) and _inlinable(source.query):
+            return unnest(_inline(block, source), depth + 1)
+    for join in block.left_joins:
+        if isinstance(join.source.query, Block) and _inlinable_on_padded_side(block, join):
+            return unnest(_inline_left(block, join), depth + 1)
+    distributed = _distribute(block)
+    if distributed is not None:
+        return unnest(distributed, depth + 1)
+    return block
+
+
+def _unnest_source(source: Source, depth: int) -> Source:
+    if source.query is None:
+        return source
+    return replace(source, query=unnest(source.query, depth + 1))
+
+
+def _inlinable(derived: Block) -> bool:
+    return not (
+        derived.aggregate
+        or derived.distinct
+        or derived.order
+        or derived.left_joins
+        or derived.redirect
+        or not derived.sources
+        or any(s.values for s in derived.sources)
+    )
+
+
+def _fresh(block: Block, derived: Block, alias: str) -> dict[str, str]:
+    """New names for the derived table's sources, clear of every name in the outer block."""
+    taken = {s.alias for s in block.all_sources} | {c.table for c in _columns(block)}
+    names: dict[str, str] = {}
+    for s in derived.all_sources:
+        name, n = f"{alias}_{s.alias}", 0
+        while name in taken or name in names.values():
+            n += 1
+            name = f"{alias}_{s.alias}_{n}"
+        names[s.alias] = name
+    return names
+
+
+def _renamed(node: exp.Expr, names: dict[str, str]) -> exp.Expr:
+    copy = node.copy()
+    for column in copy.find_all(exp.Column):
+        if column.table in names:
+            column.set("table", exp.to_identifier(names[column.table]))
+    return copy
+
+
+def _substitute(
+    node: exp.Expr, alias: str, outputs: list[exp.Expr], columns: tuple[str, ...]
+) -> exp.Expr:
+    """``node`` with every ``alias.c`` replaced by the derived output named ``c``."""
+    lowered = [c.lower() for c in columns]
+    copy = node.copy()
+    for column in list(copy.find_all(exp.Column)):
+        if column.table != alias:
+            continue
+        name = column.name.lower()
+        if lowered.count(name) != 1:
+            raise _Skip()
+        replacement = outputs[lowered.index(name)].copy()
+        if column is copy:
+            return replacement
+        column.replace(replacement)
+    return copy
+
+
+class _Skip(Exception):
+    pass
+
+
+def _rewrite_all(block: Block, fn: Callable[[exp.Expr], exp.Expr]) -> Block:
+    return replace(
+        block,
+        where=[fn(w) for w in block.where],
+        outputs=[fn(o) for o in block.outputs],
+        group=[fn(g) for g in block.group] if block.group is not None else None,
+        having=fn(block.having) if block.having is not None else None,
+        order=[_ordered(fn(o)) for o in block.order],
+        left_joins=[replace(j, on=fn(j.on)) for j in block.left_joins],
+    )
+
+
+def _ordered(node: exp.Expr) -> exp.Ordered:
+    assert isinstance(node, exp.Ordered)
+    return node
+
+
+def _inline(block: Block, source: Source) -> Block:
+    derived = source.query
+    assert isinstance(derived, Block)
+    if block.redirect and source.alias in block.redirect.values():
+        return block
+    names = _fresh(block, derived, source.alias)
+    inner_sources = [replace(s, alias=names[s.alias]) for s in derived.sources]
+    outputs = [_renamed(o, names) for o in derived.outputs]
+    try:
+        rewritten = _rewrite_all(
+            block, lambda n: _substitute(n, source.alias, outputs, source.columns)
+        )
+    except _Skip:
+        return block
+    position = block.sources.index(source)
+    sources = block.sources[:position] + inner_sources + block.sources[position + 1 :]
+    return replace(
+        rewritten,
+        sources=sources,
+        where=rewritten.where + [_renamed(w, names) for w in derived.where],
+    )
+
+
+def _inlinable_on_padded_side(block: Block, join: LeftJoin) -> bool:
+    derived = join.source.query
+    if not isinstance(derived, Block) or not _inlinable(derived) or len(derived.sources) != 1:
+        return False
+    lowered = [c.lower() for c in join.source.columns]
+    for column in _columns(block):
+        if column.table != join.source.alias:
+            continue
+        name = column.name.lower()
+        if lowered.count(name) != 1:
+            return False
+        # Only a plain column is NULL on the padded row exactly when the derived one is.
+        if not isinstance(derived.outputs[lowered.index(name)], exp.Column):
+            return False
+    return True
+
+
+def _inline_left(block: Block, join: LeftJoin) -> Block:
+    source = join.source
+    derived = source.query
+    assert isinstance(derived, Block)
+    names = _fresh(block, derived, source.alias)
+    (inner,) = derived.sources
+    outputs = [_renamed(o, names) for o in derived.outputs]
+    try:
+        rewritten = _rewrite_all(
+            block, lambda n: _substitute(n, source.alias, outputs, source.columns)
+        )
+    except _Skip:
+        return block
+    new_join = next(j for j in rewritten.left_joins if j.source is source)
+    conditions = [new_join.on, *(_renamed(w, names) for w in derived.where)]
+    on = exp.and_(*conditions) if len(conditions) > 1 else conditions[0]
+    replaced = LeftJoin(replace(inner, alias=names[inner.alias]), on)
+    return replace(
+        rewritten,
+        left_joins=[replaced if j is new_join else j for j in rewritten.left_joins],
+    )
+
+
+def _distribute(block: Block) -> Query | None:
+    if block.aggregate or block.order or block.left_joins or block.redirect:
+        return None
+    for source in block.sources:
+        union = source.query
+        if not (isinstance(union, SetOp) and union.kind == "union" and not union.distinct):
+            continue
+        if union.order:
+            return None
+        branches: list[Query] = []
+        for branch in union.branches:
+            operand = replace(source, query=branch)
+            sources = [operand if s is source else s for s in block.sources]
+            branches.append(replace(block, sources=sources, distinct=False))
+        return SetOp("union", block.distinct, branches, [])
+    return None
+
+
+def _columns(block: Block) -> list[exp.Column]:
+    return [c for n in block.expressions() for c in n.find_all(exp.Column)]

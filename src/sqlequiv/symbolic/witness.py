@@ -1,0 +1,196 @@
+"""Witness databases: rows on which the two WHERE conditions disagree.
+
+The candidate's and the reference's top-level blocks get symbolic source rows
+(a reference source shares the row of a candidate source of the same table
+where there is one). A model of ``kept_c XOR kept_r`` is a tuple of rows that
+one query keeps and the other drops: the timestamp one microsecond past a
+bound, the NULL that empties NOT IN. Each model becomes a small database —
+the rows, the columns the predicates do not mention filled from the fixture
+value pools, parents added for foreign keys — and is offered to the fixture
+search as a seed. Witnesses are only hints: the search probes them and the
+pipeline verifies anything it reports, so a witness that turns out not to
+separate the queries costs one probe.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import z3
+from sqlglot import exp
+
+from sqlequiv.database import Database, Row
+from sqlequiv.fixtures.constraints import python_violations
+from sqlequiv.fixtures.domains import Domains
+from sqlequiv.schema.model import Schema, Table
+from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
+from sqlequiv.symbolic.prove import Prover
+from sqlequiv.symbolic.scope import Scope
+from sqlequiv.symbolic.terms import Unsupported, model_value
+
+__all__ = ["witness_databases"]
+
+#: Models asked for per pair of blocks.
+MODELS_PER_PAIR = 4
+
+
+def witness_databases(
+    candidate: exp.Expr,
+    reference: exp.Expr,
+    schema: Schema,
+    domains: Domains,
+    *,
+    time_budget: float = 0.5,
+    solver_timeout_ms: int = 300,
+) -> list[Database]:
+    """Databases on which the two queries' filters disagree (possibly none).
+
+    ``candidate`` and ``reference`` are canonical query trees.
+    """
+    deadline = time.monotonic() + time_budget
+    prover = Prover(schema, solver_timeout_ms=solver_timeout_ms, time_budget=time_budget)
+    out: list[Database] = []
+    seen: set[Any] = set()
+    try:
+        left, right = read_query(candidate), read_query(reference)
+    except (NotABlock, Unsupported):
+        return []
+    for a, b in _block_pairs(left, right):
+        if time.monotonic() > deadline:
+            break
+        try:
+            for db in _pair_witnesses(a, b, schema, domains, prover, solver_timeout_ms):
+                key = db.key()
+                if key not in seen and not python_violations(db, schema):
+                    seen.add(key)
+                    out.append(db)
+        except (Unsupported, NotABlock, KeyError):
+            continue
+    return out
+
+
+def _block_pairs(left: Query, right: Query) -> Iterator[tuple[Block, Block]]:
+    """Every pair of blocks that may be compared row for row (branches of set operations)."""
+    lefts = _blocks_of(left)
+    rights = _blocks_of(right)
+    for a in lefts:
+        for b in rights:
+            yield a, b
+
+
+def _blocks_of(query: Query) -> list[Block]:
+    if isinstance(query, Block):
+        return [query]
+    assert isinstance(query, SetOp)
+    return [b for branch in query.branches for b in _blocks_of(branch)]
+
+
+def _greedy_mapping(left: Block, right: Block) -> dict[str, str]:
+    """Reference alias -> candidate alias, pairing sources of the same table in order."""
+    free = [s for s in left.all_sources if s.table is not None]
+    mapping: dict[str, str] = {}
+    for source in right.all_sources:
+        for i, other in enumerate(free):
+            if other.table == source.table:
+                mapping[source.alias] = other.alias
+                del free[i]
+                break
+    return mapping
+
+
+def _pair_witnesses(
+    left: Block,
+    right: Block,
+    schema: Schema,
+    domains: Domains,
+    prover: Prover,
+    timeout_ms: int,
+) -> Iterator[Database]:
+    scope = Scope(schema, prover, {"c": left, "r": right}, mapping=_greedy_mapping(left, right))
+    kept_l = scope.predicate("c", left.where)
+    kept_r = scope.predicate("r", right.where)
+    for goal in (
+        z3.And(kept_l.true, z3.Not(kept_r.true)),
+        z3.And(kept_r.true, z3.Not(kept_l.true)),
+    ):
+        solver = z3.Solver()
+        solver.set("timeout", timeout_ms)
+        solver.add(*scope.constraints())
+        solver.add(goal)
+        for _ in range(MODELS_PER_PAIR):
+            if solver.check() != z3.sat:
+                break
+            model = solver.model()
+            yield _database(scope, model, schema, domains)
+            # Ask for a different row next time: change at least one mentioned value.
+            solver.add(z3.Or(*(_differs(model, v) for v in scope.row_values().values())))
+
+
+def _differs(model: z3.ModelRef, value: Any) -> z3.BoolRef:
+    null = model.eval(value.null, model_completion=True)
+    if z3.is_true(null):
+        return z3.Not(value.null)
+    current = model.eval(value.value, model_completion=True)
+    return z3.Or(value.null, value.value != current)
+
+
+def _database(scope: Scope, model: z3.ModelRef, schema: Schema, domains: Domains) -> Database:
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for sid, (table_name, columns) in scope.source_rows().items():
+        pad = scope.pads.get(sid)
+        if pad is not None and z3.is_true(model.eval(pad, model_completion=True)):
+            continue  # the NULL padding of a LEFT JOIN, not a row
+        values = {name: model_value(model, value) for name, value in columns.items()}
+        rows.setdefault(table_name, []).append(values)
+    tables: dict[str, list[Row]] = {}
+    for name, partial_rows in rows.items():
+        table = schema.table(name)
+        tables[name] = [_complete(table, partial, domains) for partial in partial_rows]
+    _add_parents(tables, schema, domains)
+    return Database({name: tuple(dict.fromkeys(rs)) for name, rs in tables.items()})
+
+
+def _complete(table: Table, partial: dict[str, Any], domains: Domains) -> Row:
+    """A full row: the model's values, and a pool value for every other column."""
+    return tuple(
+        partial[c.name] if c.name in partial else _filler(table, c.name, c.nullable, domains)
+        for c in table.columns
+    )
+
+
+def _filler(table: Table, column: str, nullable: bool, domains: Domains) -> Any:
+    # NULL satisfies every CHECK and no foreign key needs a parent for it.
+    if nullable:
+        return None
+    try:
+        pool = domains.of(table.name, column).values
+    except KeyError:
+        pool = ()
+    for value in pool:
+        if value is not None:
+            return value
+    raise Unsupported(f"no value for {table.name}.{column}")
+
+
+def _add_parents(tables: dict[str, list[Row]], schema: Schema, domains: Domains) -> None:
+    """Add a parent row for every foreign key value that has none (parents first)."""
+    for _ in range(len(schema.tables)):
+        added = False
+        for table in schema.tables:
+            for fk in table.foreign_keys:
+                parent = schema.table(fk.ref_table)
+                positions = [table.column_names.index(c) for c in fk.columns]
+                ref_positions = [parent.column_names.index(c) for c in fk.ref_columns]
+                have = {tuple(r[p] for p in ref_positions) for r in tables.get(parent.name, [])}
+                for row in tables.get(table.name, []):
+                    key = tuple(row[p] for p in positions)
+                    if any(v is None for v in key) or key in have:
+                        continue
+                    given = dict(zip(fk.ref_columns, key, strict=True))
+                    tables.setdefault(parent.name, []).append(_complete(parent, given, domains))
+                    have.add(key)
+                    added = True
+        if not added:
+            return
