@@ -83,6 +83,9 @@ class Block:
     order: list[exp.Ordered]
     aggregate: bool
     node: exp.Select = field(repr=False)
+    #: ``LIMIT n`` (top level only, or 0 anywhere) and ``OFFSET m``.
+    limit: int | None = None
+    offset: int = 0
     #: Aliases of dropped sources, and the alias that now stands for each.
     redirect: dict[str, str] = field(default_factory=dict)
 
@@ -138,8 +141,11 @@ class SetOp:
 Query = Block | SetOp
 
 
-def read_query(node: exp.Expr) -> Query:
-    """Read a canonical query into blocks, or raise :class:`NotABlock`."""
+def read_query(node: exp.Expr, *, top: bool = False) -> Query:
+    """Read a canonical query into blocks, or raise :class:`NotABlock`.
+
+    ``top``: the outermost query, the only place a LIMIT other than 0 is read.
+    """
     if isinstance(node, exp.Subquery):
         if node.args.get("limit") or node.args.get("offset") or node.args.get("order"):
             raise NotABlock("ORDER BY / LIMIT on a parenthesised query")
@@ -147,7 +153,7 @@ def read_query(node: exp.Expr) -> Query:
     if isinstance(node, exp.SetOperation):
         return _read_setop(node)
     if isinstance(node, exp.Select):
-        return _read_select(node)
+        return _read_select(node, top=top)
     raise NotABlock(f"{type(node).__name__} is not a query block")
 
 
@@ -177,10 +183,16 @@ def _read_setop(node: exp.SetOperation) -> SetOp:
     return SetOp(kind, distinct, branches, order)
 
 
-_UNSUPPORTED_ARGS = ("limit", "offset", "qualify", "windows", "laterals", "pivots", "prewhere")
+_UNSUPPORTED_ARGS = ("qualify", "windows", "laterals", "pivots", "prewhere")
 
 
-def _read_select(node: exp.Select) -> Block:
+def _read_select(node: exp.Select, *, top: bool = False) -> Block:
+    limit = _literal_int(node.args.get("limit"))
+    offset = _literal_int(node.args.get("offset"))
+    if (node.args.get("limit") and limit is None) or (node.args.get("offset") and offset is None):
+        raise NotABlock("LIMIT / OFFSET that is not an integer literal")
+    if (limit is not None or offset is not None) and not top and limit != 0:
+        raise NotABlock("LIMIT inside a query")
     for arg in _UNSUPPORTED_ARGS:
         if node.args.get(arg):
             raise NotABlock(f"SELECT with {arg.upper()}")
@@ -249,7 +261,18 @@ def _read_select(node: exp.Select) -> Block:
         order=order,
         aggregate=aggregate,
         node=node,
+        limit=limit,
+        offset=offset or 0,
     )
+
+
+def _literal_int(node: exp.Expr | None) -> int | None:
+    if node is None:
+        return None
+    value = node.args.get("expression") if isinstance(node, (exp.Limit, exp.Offset)) else node
+    if isinstance(value, exp.Literal) and value.is_int:
+        return int(value.name)
+    return None
 
 
 def _read_source(node: exp.Expr) -> Source:

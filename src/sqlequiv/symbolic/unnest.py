@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from sqlequiv.symbolic.blocks import Block, LeftJoin, Query, SetOp, Source
+from sqlequiv.symbolic.blocks import Block, LeftJoin, Query, SetOp, Source, has_aggregate
 
 __all__ = ["unnest"]
 
@@ -36,13 +36,22 @@ def unnest(query: Query, depth: int = 0) -> Query:
         return query
     if isinstance(query, SetOp):
         return replace(query, branches=[unnest(b, depth + 1) for b in query.branches])
-    block = query
-    sources = [_unnest_source(s, depth) for s in block.sources]
-    left_joins = [replace(j, source=_unnest_source(j.source, depth)) for j in block.left_joins]
+    block = _group_to_distinct(query)
+    sources = [_prune(_unnest_source(s, depth), block) for s in block.sources]
+    left_joins = [
+        replace(j, source=_prune(_unnest_source(j.source, depth), block)) for j in block.left_joins
+    ]
     block = replace(block, sources=sources, left_joins=left_joins)
     for source in block.sources:
-        if isinstance(source.query, Block) and _inlinable(source.query):
-            return unnest(_inline(block, source), depth + 1)
+        derived = source.query
+        if isinstance(derived, Block) and (
+            _inlinable(derived)
+            # DISTINCT inside is absorbed by a DISTINCT outside.
+            or (block.distinct and not block.aggregate and _inlinable(derived, distinct_ok=True))
+        ):
+            inlined = _inline(block, source)
+            if inlined is not block:
+                return unnest(inlined, depth + 1)
     for join in block.left_joins:
         if isinstance(join.source.query, Block) and _inlinable_on_padded_side(block, join):
             return unnest(_inline_left(block, join), depth + 1)
@@ -58,16 +67,69 @@ def _unnest_source(source: Source, depth: int) -> Source:
     return replace(source, query=unnest(source.query, depth + 1))
 
 
-def _inlinable(derived: Block) -> bool:
+def _inlinable(derived: Block, *, distinct_ok: bool = False) -> bool:
     return not (
         derived.aggregate
-        or derived.distinct
+        or (derived.distinct and not distinct_ok)
         or derived.order
+        or derived.limit is not None
         or derived.left_joins
         or derived.redirect
         or not derived.sources
         or any(s.values for s in derived.sources)
     )
+
+
+def _group_to_distinct(block: Block) -> Block:
+    """GROUP BY without aggregates is DISTINCT when every key that reads a column is an output.
+
+    The outputs are functions of the keys, and the keys are among the outputs, so
+    both partition the rows alike; a key without columns is one value for all rows.
+    """
+    if block.group is None or block.having is not None or block.order:
+        return block
+    if any(has_aggregate(o) for o in block.outputs):
+        return block
+    outputs = {o.sql() for o in block.outputs}
+    if any(g.find(exp.Column) is not None and g.sql() not in outputs for g in block.group):
+        return block
+    return replace(block, group=None, aggregate=False, distinct=True)
+
+
+def _prune(source: Source, block: Block) -> Source:
+    """Drop the columns of a derived table that the block never reads (when that is exact)."""
+    query = source.query
+    if query is None:
+        return source
+    lowered = [c.lower() for c in source.columns]
+    used = {
+        lowered.index(c.name.lower())
+        for c in _columns(block)
+        if c.table == source.alias and c.name.lower() in lowered
+    }
+    keep = sorted(used) or [0]
+    if len(keep) == len(source.columns) or not _prunable(query):
+        return source
+    return replace(
+        source,
+        query=_keep_outputs(query, keep),
+        columns=tuple(source.columns[i] for i in keep),
+    )
+
+
+def _prunable(query: Query) -> bool:
+    """Whether dropping outputs keeps every row's multiplicity (no DISTINCT, no set semantics)."""
+    if isinstance(query, Block):
+        return not query.distinct
+    return (
+        query.kind == "union" and not query.distinct and all(_prunable(b) for b in query.branches)
+    )
+
+
+def _keep_outputs(query: Query, keep: list[int]) -> Query:
+    if isinstance(query, Block):
+        return replace(query, outputs=[query.outputs[i] for i in keep], order=[])
+    return replace(query, branches=[_keep_outputs(b, keep) for b in query.branches])
 
 
 def _fresh(block: Block, derived: Block, alias: str) -> dict[str, str]:
@@ -195,7 +257,9 @@ def _inline_left(block: Block, join: LeftJoin) -> Block:
 
 
 def _distribute(block: Block) -> Query | None:
-    if block.aggregate or block.order or block.left_joins or block.redirect:
+    if block.aggregate or block.order or block.limit is not None:
+        return None
+    if block.left_joins or block.redirect:
         return None
     for source in block.sources:
         union = source.query
