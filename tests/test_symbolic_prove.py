@@ -202,3 +202,45 @@ def test_proofs_survive_tiny_databases(shape: str, p: str, how: int) -> None:
 @given(shape=st.sampled_from(_SHAPES), p=predicates())
 def test_a_predicate_and_its_double_negation_are_proved(shape: str, p: str) -> None:
     assert proved(shape.format(p=p), shape.format(p=f"NOT (NOT ({p}))"), MINI)
+
+
+PARTIAL_AGGREGATES = [
+    # SUM of per-branch SUMs, MIN of MINs, SUM of COUNT(*)s, grouped the same way
+    ("SELECT d.k, SUM(d.x), MIN(d.x), COUNT(*) FROM (SELECT customer_id AS k, amount AS x "
+     "FROM orders UNION ALL SELECT customer_id, amount FROM orders) d GROUP BY d.k",
+     "SELECT d.k, SUM(d.s), MIN(d.m), SUM(d.n) FROM (SELECT customer_id AS k, SUM(amount) AS s, "
+     "MIN(amount) AS m, COUNT(*) AS n FROM orders GROUP BY customer_id UNION ALL "
+     "SELECT customer_id, SUM(amount), MIN(amount), COUNT(*) FROM orders GROUP BY customer_id) d "
+     "GROUP BY d.k"),
+]  # fmt: skip
+
+NOT_PARTIAL_AGGREGATES = [
+    # COUNT of partial counts counts groups, not rows
+    ("SELECT d.k, COUNT(*) FROM (SELECT customer_id AS k FROM orders UNION ALL "
+     "SELECT customer_id FROM orders) d GROUP BY d.k",
+     "SELECT d.k, COUNT(d.n) FROM (SELECT customer_id AS k, COUNT(*) AS n FROM orders "
+     "GROUP BY customer_id UNION ALL SELECT customer_id, COUNT(*) FROM orders "
+     "GROUP BY customer_id) d GROUP BY d.k"),
+    # without GROUP BY outside, SUM of no partial count is NULL where COUNT(*) is 0
+    ("SELECT COUNT(*) FROM (SELECT customer_id FROM orders UNION ALL "
+     "SELECT customer_id FROM orders) d",
+     "SELECT SUM(d.n) FROM (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id "
+     "UNION ALL SELECT customer_id, COUNT(*) FROM orders GROUP BY customer_id) d"),
+    # the branches group more finely than the outer query: still fine for SUM, but
+    # AVG of averages is not an average
+    ("SELECT d.k, AVG(d.x) FROM (SELECT customer_id AS k, amount AS x FROM orders UNION ALL "
+     "SELECT customer_id, amount FROM orders) d GROUP BY d.k",
+     "SELECT d.k, AVG(d.a) FROM (SELECT customer_id AS k, AVG(amount) AS a FROM orders "
+     "GROUP BY customer_id UNION ALL SELECT customer_id, AVG(amount) FROM orders "
+     "GROUP BY customer_id) d GROUP BY d.k"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("candidate", "reference"), PARTIAL_AGGREGATES)
+def test_proves_partial_aggregates(candidate: str, reference: str) -> None:
+    assert proved(candidate, reference)
+
+
+@pytest.mark.parametrize(("candidate", "reference"), NOT_PARTIAL_AGGREGATES)
+def test_does_not_combine_what_does_not_combine(candidate: str, reference: str) -> None:
+    assert not proved(candidate, reference)

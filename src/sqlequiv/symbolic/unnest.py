@@ -55,6 +55,9 @@ def unnest(query: Query, depth: int = 0) -> Query:
     for join in block.left_joins:
         if isinstance(join.source.query, Block) and _inlinable_on_padded_side(block, join):
             return unnest(_inline_left(block, join), depth + 1)
+    merged = _merge_partial_aggregates(block)
+    if merged is not None:
+        return unnest(merged, depth + 1)
     distributed = _distribute(block)
     if distributed is not None:
         return unnest(distributed, depth + 1)
@@ -274,6 +277,144 @@ def _distribute(block: Block) -> Query | None:
             branches.append(replace(block, sources=sources, distinct=False))
         return SetOp("union", block.distinct, branches, [])
     return None
+
+
+#: outer aggregate -> branch aggregate it may combine, and what replaces the pair
+_COMBINE = {("sum", "sum"): "sum", ("min", "min"): "min", ("max", "max"): "max",
+            ("sum", "count"): "count"}  # fmt: skip
+
+
+def _merge_partial_aggregates(block: Block) -> Block | None:
+    """Aggregates over a UNION ALL of partial aggregates are aggregates over the union's rows.
+
+    ``SELECT k, SUM(s) FROM (SELECT k, SUM(x) AS s FROM a GROUP BY k UNION ALL
+    SELECT k, SUM(x) AS s FROM b GROUP BY k) GROUP BY k`` is ``SELECT k, SUM(x) FROM
+    (SELECT k, x FROM a UNION ALL SELECT k, x FROM b) GROUP BY k``: each outer group
+    is the union of the branch groups with its key, and SUM of SUMs, MIN of MINs,
+    MAX of MAXs and SUM of COUNTs (over non-empty groups) combine exactly.
+    """
+    if not block.aggregate or block.having is not None or block.left_joins or block.distinct:
+        return None
+    if len(block.sources) != 1 or block.limit is not None:
+        return None
+    (source,) = block.sources
+    union = source.query
+    if not (isinstance(union, SetOp) and union.kind == "union" and not union.distinct):
+        return None
+    branches = union.branches
+    if not all(isinstance(b, Block) and _partial(b) for b in branches):
+        return None
+    blocks = [b for b in branches if isinstance(b, Block)]
+    grouped = [b.group is not None for b in blocks]
+    if len(set(grouped)) != 1:
+        return None
+    lowered = [c.lower() for c in source.columns]
+
+    def position(node: exp.Expr) -> int | None:
+        if isinstance(node, exp.Column) and node.table == source.alias:
+            name = node.name.lower()
+            return lowered.index(name) if lowered.count(name) == 1 else None
+        return None
+
+    keys = [position(g) for g in block.group or []]
+    if any(k is None for k in keys):
+        return None
+    key_positions = {k for k in keys if k is not None}
+    for b in blocks:
+        # Each branch groups by exactly the outer keys, so a branch group lies in one outer group.
+        if {g.sql() for g in b.group or []} != {b.outputs[k].sql() for k in key_positions}:
+            return None
+    new_outputs: dict[int, exp.Expr] = {}
+    replacements: dict[int, exp.Expr] = {}
+    seen: dict[tuple[str, ...], int] = {}
+    for node in [*block.outputs, *(o.this for o in block.order)]:
+        for agg in node.find_all(exp.AggFunc):
+            arg = agg.this
+            p = position(arg) if arg is not None else None
+            if p is None or p in key_positions:
+                return None
+            parts = [_aggregate_parts(b.outputs[p]) for b in blocks]
+            names = {part[0] for part in parts if part is not None}
+            if any(part is None for part in parts) or len(names) != 1:
+                return None
+            combined = _COMBINE.get((agg.key, names.pop()))
+            if combined is None:
+                return None
+            if combined == "count" and not block.group:
+                return None  # SUM over no partial count is NULL, COUNT of no row is 0
+            arguments = [part[1] for part in parts if part is not None]
+            if all(a is None for a in arguments):
+                # SUM of COUNT(*)s is COUNT(*) (only a count has no argument).
+                replacements[id(agg)] = exp.Count(this=exp.Star())
+                continue
+            if any(a is None for a in arguments):
+                return None  # COUNT(*) in one branch, COUNT(x) in another
+            # Two partial aggregates over the same argument read one column of the union.
+            signature = tuple(a.sql() for a in arguments if a is not None)
+            p = seen.setdefault(signature, p)
+            new_outputs[p] = exp.Literal.number(p)  # placeholder, filled per branch below
+            column = exp.column(source.columns[p], table=source.alias)
+            replacements[id(agg)] = _aggregate_node(combined, column)
+    new_branches: list[Query] = []
+    for b in blocks:
+        outputs = []
+        for i, output in enumerate(b.outputs):
+            if i in key_positions:
+                outputs.append(output)
+            elif i in new_outputs:
+                part = _aggregate_parts(output)
+                assert part is not None and part[1] is not None
+                outputs.append(part[1])
+            else:
+                outputs.append(exp.Null())
+        new_branches.append(replace(b, outputs=outputs, group=None, aggregate=False, order=[]))
+
+    def rewrite(node: exp.Expr) -> exp.Expr:
+        copy = node.copy()
+        originals = list(node.find_all(exp.AggFunc))
+        copies = list(copy.find_all(exp.AggFunc))
+        for original, duplicate in zip(originals, copies, strict=True):
+            if id(original) in replacements:
+                new = replacements[id(original)].copy()
+                if duplicate is copy:
+                    return new
+                duplicate.replace(new)
+        return copy
+
+    return replace(
+        block,
+        sources=[replace(source, query=replace(union, branches=new_branches))],
+        outputs=[rewrite(o) for o in block.outputs],
+        order=[_ordered(rewrite(o)) for o in block.order],
+    )
+
+
+def _partial(branch: Block) -> bool:
+    return (
+        branch.aggregate
+        and branch.having is None
+        and not branch.distinct
+        and not branch.left_joins
+        and branch.limit is None
+    )
+
+
+def _aggregate_parts(node: exp.Expr) -> tuple[str, exp.Expr | None] | None:
+    """(function, argument or None for ``*``) of a plain aggregate."""
+    if not isinstance(node, (exp.Sum, exp.Min, exp.Max, exp.Count)):
+        return None
+    arg = node.this
+    if isinstance(arg, exp.Distinct):
+        return None
+    if isinstance(arg, exp.Star):
+        return (node.key, None) if node.key == "count" else None
+    if arg is None or has_aggregate(arg):
+        return None
+    return node.key, arg
+
+
+def _aggregate_node(name: str, arg: exp.Expr) -> exp.Expr:
+    return {"sum": exp.Sum, "min": exp.Min, "max": exp.Max, "count": exp.Count}[name](this=arg)
 
 
 def _columns(block: Block) -> list[exp.Column]:
