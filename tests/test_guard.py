@@ -475,3 +475,237 @@ def test_table_function_alias_names_its_column(sql: str, dialect: str) -> None:
     with duckdb.connect() as connection:
         rows = connection.execute(guarded.duckdb_sql).fetchall()
     assert sorted(rows) == [(1,), (2,), (3,)]
+
+
+# -- source constructs DuckDB spells differently (Calcite, Spark) ---------------------
+
+
+def _rows(sql: str, dialect: str = "trino", data: str = "") -> list[tuple[object, ...]]:
+    """Guard ``sql`` and run its DuckDB translation on the schema filled by ``data``."""
+    guarded = guard_query(sql, SCHEMA, dialect=dialect)
+    with duckdb.connect() as connection:
+        connection.execute(SCHEMA.ddl())
+        if data:
+            connection.execute(data)
+        return sorted(connection.execute(guarded.duckdb_sql).fetchall(), key=repr)
+
+
+ORDERS = (
+    "INSERT INTO customers VALUES (1, 'ann'), (2, NULL);"
+    "INSERT INTO orders VALUES (10, 1, 5.00, 'open', NULL), (11, 1, NULL, 'paid', NULL),"
+    " (12, NULL, 7.00, NULL, NULL), (13, 2, 7.00, 'open', NULL)"
+)
+
+
+@pytest.mark.parametrize(
+    ("sql", "quoted"),
+    [
+        ("SELECT order_id AS $f2 FROM orders", '"$f2"'),
+        ("SELECT t.$f1 FROM (SELECT order_id AS $f1 FROM orders) AS t", 't."$f1"'),
+        ("SELECT EXPR$0 FROM (SELECT amount AS EXPR$0 FROM orders) AS t", '"expr$0"'),
+        ("SELECT $cor0.order_id FROM orders AS $cor0", '"$cor0"'),
+    ],
+)
+def test_calcite_generated_names_are_identifiers(sql: str, quoted: str) -> None:
+    # sqlglot's Trino parser reads $f2 as a name; DuckDB would read it as a parameter.
+    guarded = guard_query(sql, SCHEMA, dialect="trino")
+    assert quoted in guarded.duckdb_sql
+    assert len(_rows(sql, data=ORDERS)) == 4
+
+
+def test_calcite_values_columns_are_named_expr_n() -> None:
+    sql = "SELECT t.EXPR$0 + t.EXPR$1 FROM (VALUES (10, 1), (20, 3)) AS t WHERE t.EXPR$0 > 5"
+    assert _rows(sql) == [(11,), (23,)]
+    # Only when such a name is used: other VALUES keep their columns.
+    assert _rows("SELECT * FROM (VALUES (1, 2)) AS t") == [(1, 2)]
+
+
+@pytest.mark.parametrize("dialect", ["trino", "spark"])
+def test_count_of_several_arguments_counts_rows_where_all_are_non_null(dialect: str) -> None:
+    sql = (
+        "SELECT customer_id, COUNT(amount, status), COUNT(DISTINCT amount, status) "
+        "FROM orders GROUP BY customer_id"
+    )
+    assert _rows(sql, dialect, ORDERS) == [(1, 1, 1), (2, 1, 1), (None, 0, 0)]
+    # COUNT of one argument is untouched.
+    assert (
+        "COUNT(orders.amount)"
+        in guard_query("SELECT COUNT(amount) FROM orders", SCHEMA, dialect=dialect).duckdb_sql
+    )
+
+
+def test_count_of_several_arguments_stays_a_duckdb_error_in_duckdb() -> None:
+    # DuckDB and Postgres refuse COUNT(a, b): a query written for them keeps it.
+    guarded = guard_query("SELECT COUNT(amount, status) FROM orders", SCHEMA)
+    assert "COUNT(orders.amount, orders.status)" in guarded.duckdb_sql
+
+
+@pytest.mark.parametrize("dialect", ["spark", "mysql", "trino"])
+def test_order_by_a_constant_has_no_effect(dialect: str) -> None:
+    guarded = guard_query("SELECT order_id FROM orders ORDER BY 'a'", SCHEMA, dialect=dialect)
+    assert "ORDER BY" not in guarded.duckdb_sql
+    kept = guard_query(
+        "SELECT order_id FROM orders ORDER BY NULL, order_id DESC", SCHEMA, dialect=dialect
+    )
+    assert kept.duckdb_sql.endswith("ORDER BY order_id DESC")
+    # An integer is a position, not a constant.
+    assert (
+        "ORDER BY"
+        in guard_query("SELECT order_id FROM orders ORDER BY 1", SCHEMA, dialect=dialect).duckdb_sql
+    )
+
+
+def test_order_by_a_constant_is_left_to_duckdb_in_duckdb_and_postgres() -> None:
+    for dialect in ("duckdb", "postgres"):
+        guarded = guard_query("SELECT order_id FROM orders ORDER BY 'a'", SCHEMA, dialect=dialect)
+        assert "ORDER BY 'a'" in guarded.duckdb_sql
+
+
+def test_spark_positive_is_the_number_itself() -> None:
+    assert _rows("SELECT POSITIVE(customer_id) FROM customers", "spark", ORDERS) == [(1,), (2,)]
+    err = refused("SELECT POSITIVE(name) FROM customers", "spark")
+    assert err.kind == "unsupported"
+    assert "POSITIVE of a STRING value" in err.message
+    # Not a Trino function.
+    assert refused("SELECT POSITIVE(customer_id) FROM customers", "trino").kind == (
+        "unknown_function"
+    )
+
+
+def test_single_value_is_the_one_value_and_fails_on_two_rows() -> None:
+    one = "SELECT SINGLE_VALUE(amount) AS $f0 FROM orders WHERE order_id = 10"
+    assert _rows(one, data=ORDERS) == [(5,)]
+    none = "SELECT SINGLE_VALUE(amount) FROM orders WHERE order_id = 99"
+    assert _rows(none, data=ORDERS) == [(None,)]
+    grouped = "SELECT status, SINGLE_VALUE(order_id) FROM orders WHERE status <> 'open' GROUP BY 1"
+    assert _rows(grouped, data=ORDERS) == [("paid", 11)]
+    # Exactly Calcite's semantics: an error for a group of two rows, NULL or not.
+    two = "SELECT SINGLE_VALUE(status) FROM orders WHERE customer_id = 1"
+    with pytest.raises(duckdb.InvalidInputException, match="more than one value"):
+        _rows(two, data=ORDERS)
+
+
+@pytest.mark.parametrize(
+    ("sql", "dialect", "quoted"),
+    [
+        ("SELECT SINGLE_VALUE(amount) OVER () FROM orders", "trino", "OVER"),
+        ("SELECT SINGLE_VALUE(DISTINCT amount) FROM orders", "trino", "DISTINCT"),
+        ("SELECT single_value(amount) FROM orders", "duckdb", "more than one row"),
+    ],
+)
+def test_single_value_that_cannot_be_translated_is_refused(
+    sql: str, dialect: str, quoted: str
+) -> None:
+    err = refused(sql, dialect)
+    assert err.kind == "unsupported", err
+    assert "single_value" in err.message.lower()
+    assert quoted in err.message
+
+
+@pytest.mark.parametrize(
+    ("sql", "name", "col"),
+    [
+        ("SELECT * FROM orders AS x WHERE B1(x)", "B1", 33),
+        ("SELECT order_id FROM orders WHERE B1(amount) AND B2(status)", "B1", 35),
+        ("SELECT * FROM (SELECT * FROM orders X WHERE b1(X)) Y WHERE B2(Y)", "b1", 45),
+        ("SELECT no_such_agg(amount) FROM orders GROUP BY status", "no_such_agg", 8),
+    ],
+)
+def test_uninterpreted_functions_are_named(sql: str, name: str, col: int) -> None:
+    # They used to surface as an unknown column (the table alias passed to them).
+    err = refused(sql, "trino")
+    assert err.kind == "unknown_function", err
+    assert f"function {name} does not exist" in err.message
+    assert (err.line, err.col) == (1, col)
+
+
+def test_unknown_function_in_the_duckdb_translation_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(guard_module, "to_duckdb", lambda ast: "SELECT no_such_function(1)")
+    err = refused("SELECT 1")
+    assert err.kind == "unknown_function"
+    assert "DuckDB translation" in err.message
+
+
+def test_forbidden_functions_are_still_forbidden_not_unknown() -> None:
+    # getenv is not in DuckDB's catalog: the forbidden check must come first.
+    assert refused("SELECT getenv('HOME')", "trino").kind == "forbidden_function"
+    assert refused("SELECT 1 FROM orders WHERE shell('ls') = 1", "trino").kind == (
+        "forbidden_function"
+    )
+
+
+@pytest.mark.parametrize(
+    ("sql", "dialect", "quoted"),
+    [
+        (
+            "SELECT * FROM customers WHERE EXISTS "
+            "(SELECT 1 FROM orders AS t0 WHERE * = t0.customer_id)",
+            "trino",
+            '"*" is used as a value',
+        ),
+        ("SELECT FROM orders WHERE order_id = 20", "trino", "SELECT without columns"),
+        ("SELECT FIRST_VALUE(amount) FROM orders GROUP BY status", "trino", "FIRST_VALUE"),
+        ("SELECT first_value(amount) FROM orders", "spark", "without OVER"),
+        (
+            "SELECT CASE WHEN order_id = 1 THEN order_id ELSE status END FROM orders",
+            "spark",
+            "CASE mixes INT and STRING",
+        ),
+        (
+            "SELECT CASE WHEN order_id = 1 THEN 1 ELSE status END FROM orders",
+            "mysql",
+            "add a CAST",
+        ),
+        ("SELECT status FROM orders GROUP BY status, 4", "trino", "GROUP BY 4 is out of range"),
+        ("SELECT 4, 2 + 3 FROM orders GROUP BY 4, 2 + 3", "trino", "Calcite reads GROUP BY 4"),
+        ("SELECT status FROM orders ORDER BY 3", "trino", "ORDER BY 3 is out of range"),
+    ],
+)
+def test_constructs_without_one_meaning_are_refused_by_name(
+    sql: str, dialect: str, quoted: str
+) -> None:
+    err = refused(sql, dialect)
+    assert err.kind == "unsupported", err
+    assert quoted in err.message, err
+
+
+@pytest.mark.parametrize(
+    ("sql", "dialect"),
+    [
+        ("SELECT FIRST_VALUE(amount) OVER (ORDER BY order_id) FROM orders", "trino"),
+        (
+            "SELECT FIRST_VALUE(amount) IGNORE NULLS OVER (ORDER BY order_id) FROM orders",
+            "duckdb",
+        ),
+        ("SELECT CASE WHEN order_id = 1 THEN order_id ELSE '2' END FROM orders", "duckdb"),
+        (
+            "SELECT CASE WHEN order_id = 1 THEN CAST(order_id AS VARCHAR) ELSE status END "
+            "FROM orders",
+            "spark",
+        ),
+        ("SELECT COUNT(*) FROM orders", "trino"),
+        ("SELECT orders.* FROM orders", "trino"),
+    ],
+)
+def test_neighbours_of_refused_constructs_pass(sql: str, dialect: str) -> None:
+    _rows(sql, dialect, ORDERS)
+
+
+@pytest.mark.parametrize("key", ["'a'", "2 + 3", "TRUE", "1.5"])
+def test_group_by_a_constant_is_one_group_unless_empty(key: str) -> None:
+    sql = f"SELECT COUNT(*) FROM orders GROUP BY {key}"
+    assert _rows(sql, "trino", ORDERS) == [(4,)]
+    assert _rows(sql, "trino") == []  # not the one row of an aggregate without GROUP BY
+
+
+def test_calcite_correlation_name_over_a_lateral_column_says_where_it_is() -> None:
+    err = refused(
+        "SELECT $cor0.order_id FROM orders AS $cor0, LATERAL (SELECT MIN(TRUE) AS $f0 "
+        "FROM customers WHERE $cor0.customer_id = customer_id) AS t1 WHERE $cor0.$f0 IS NOT NULL",
+        "trino",
+    )
+    assert err.kind == "unknown_column"
+    assert 'column "$f0" does not exist in $cor0' in err.message
+    assert "it is a column of t1, not of $cor0" in err.message

@@ -10,24 +10,26 @@ Every refusal is a :class:`~sqlequiv.errors.QueryError` with a machine-readable
 The checks run on the tree parsed in the source dialect and, as defence in
 depth, again on the DuckDB SQL that will really be executed: a transpile that
 turned something harmless into something that is not must not slip through.
-Nothing in this module executes SQL.
+Nothing in this module executes the query; the only SQL it runs is one fixed
+query, on a private in-memory DuckDB, for the names of DuckDB's functions.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+import duckdb
 import sqlglot
 from sqlglot import TokenType, exp
 from sqlglot.errors import OptimizeError, ParseError, SqlglotError, TokenError
-from sqlglot.optimizer.annotate_types import annotate_types
 from sqlglot.schema import normalize_name
 
 from sqlequiv.errors import QueryError, Side
-from sqlequiv.qualify import qualify_query, to_duckdb
+from sqlequiv.qualify import annotate_query, qualify_query, to_duckdb, translated_functions
 from sqlequiv.schema.model import Schema
 
 __all__ = [
@@ -257,6 +259,26 @@ _STATEMENT_KEYWORDS: frozenset[str] = frozenset(
     }
 )
 
+# Operators whose operands are values: a bare "*" there (Calcite writes
+# "WHERE * = t.deptno") stands for nothing. A Dot is struct access (s.*).
+_VALUE_OPERATORS: tuple[type[exp.Expr], ...] = (exp.Binary, exp.Unary, exp.In, exp.Between)
+
+# Window functions that have no meaning without OVER (DuckDB has no aggregate of
+# these names; Calcite's and Spark's aggregate forms pick an undetermined row).
+_WINDOW_ONLY: tuple[type[exp.Expr], ...] = (exp.FirstValue, exp.LastValue, exp.NthValue)
+
+# Nodes between a window function and its OVER: FIRST_VALUE(x) IGNORE NULLS OVER (...).
+_WINDOW_WRAPPERS: tuple[type[exp.Expr], ...] = (exp.IgnoreNulls, exp.RespectNulls, exp.Filter)
+
+# Functions DuckDB accepts that its catalog (duckdb_functions()) does not list,
+# because its parser treats them as special forms.
+_DUCKDB_SPECIAL_FORMS = frozenset(
+    {"coalesce", "columns", "grouping", "grouping_id", "try", "unpack", "row", "struct"}
+)
+
+# Calcite's names for the columns of a VALUES list: EXPR$0, EXPR$1, ...
+_CALCITE_VALUES_COLUMN = re.compile(r"expr\$(\d+)", re.IGNORECASE)
+
 # Schemas a table may be qualified with: the tables are created in DuckDB's
 # default schema, and anything else (information_schema, pg_catalog, an
 # attached database) is outside the schema being checked.
@@ -399,6 +421,8 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
     _check_is_precedence(root, text, dialect, side)
     source.check_functions(root)
     source.check_tables(root)
+    source.check_constructs(root)
+    source.check_known_functions(root)
     fully_qualified = True
     try:
         qualified = source.qualify(root)
@@ -408,8 +432,9 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
         # sqlglot cannot resolve columns through some NATURAL/USING joins that
         # DuckDB resolves; let DuckDB decide (a real unknown column fails there
         # as an execution error) rather than reject a valid query.
-        qualified = annotate_types(root.copy(), dialect=dialect)
+        qualified = annotate_query(root.copy(), dialect)
         fully_qualified = False
+    source.check_translated(qualified)
 
     try:
         duckdb_sql = to_duckdb(qualified)
@@ -774,6 +799,147 @@ class _Checker:
                     keyword=names[0],
                 )
 
+    def check_known_functions(self, root: exp.Expr) -> None:
+        """Every function the dialect's parser did not recognise exists in DuckDB.
+
+        A name neither sqlglot nor DuckDB knows is an uninterpreted function
+        (``B1(x)`` in the query-equivalence literature): there is nothing to
+        execute, so it is refused by name instead of failing later, often as a
+        confusing unknown column (its argument is typically a table alias).
+        """
+        translated = translated_functions(self.dialect)
+        for node in root.walk(bfs=False):  # the first in reading order
+            if not isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc)):
+                continue
+            name = node.name
+            if _in_table_position(node) or not name:
+                continue  # table functions are checked by check_functions
+            lower = name.lower()
+            if lower in translated:
+                continue  # rewritten during qualification, or refused after it
+            if lower == "single_value":
+                raise self.error(
+                    "unsupported",
+                    f'{name} is not supported (found "{self.snippet(node)}"): it is Calcite\'s '
+                    "aggregate that fails at run time when its group has more than one row, "
+                    "and a query that fails on some databases cannot be compared by its rows",
+                    node,
+                    keyword=name,
+                )
+            if lower in _duckdb_functions():
+                continue
+            where = (
+                "DuckDB has no such function"
+                if self.sql is None
+                else f"it is not a {self.dialect} function sqlglot knows, nor a DuckDB function"
+            )
+            raise self.error(
+                "unknown_function",
+                f"function {name} does not exist: {where} "
+                f'(found "{self.snippet(node)}"); an uninterpreted function cannot be checked',
+                node,
+                keyword=name,
+            )
+
+    # -- constructs without a meaning to execute --------------------------------
+
+    def check_constructs(self, root: exp.Expr) -> None:
+        """Refuse constructs that parse but mean nothing DuckDB can run, by name."""
+        for node in root.walk():
+            if isinstance(node, exp.Select) and not node.expressions:
+                raise self.error(
+                    "unsupported",
+                    "a SELECT without columns is not supported: DuckDB has no rows without "
+                    f'columns to compare (found "{self.snippet(node)}")',
+                    node,
+                    keyword="SELECT",
+                )
+            if (
+                isinstance(node, exp.Star)
+                and isinstance(node.parent, _VALUE_OPERATORS)
+                and not isinstance(node.parent, exp.Dot)
+            ):
+                operation = node.parent
+                raise self.error(
+                    "unsupported",
+                    f'"*" is used as a value in "{self.snippet(operation)}": a bare * stands '
+                    "for all columns only in a select list or COUNT(*), and has no value",
+                    operation,
+                )
+            if isinstance(node, _WINDOW_ONLY) and not _has_over(node):
+                name = node.sql_name() if isinstance(node, exp.Func) else node.key.upper()
+                raise self.error(
+                    "unsupported",
+                    f'{name} without OVER is not supported (found "{self.snippet(node)}"): it is '
+                    "a window function, and as an aggregate (Calcite, Spark) it returns the "
+                    "value of whichever row of the group comes first, which nothing determines",
+                    node,
+                    keyword=name,
+                )
+
+    def check_translated(self, qualified: exp.Expr) -> None:
+        """Refuse what the type-directed translation could not give a single meaning."""
+        translated = translated_functions(self.dialect)
+        for node in qualified.walk():
+            if (
+                isinstance(node, exp.Anonymous)
+                and node.name.lower() in translated
+                and not _in_table_position(node)
+            ):
+                if node.name.lower() == "single_value":
+                    raise self.error(
+                        "unsupported",
+                        f'this use of {node.name} is not supported (found "{self.snippet(node)}"): '
+                        "only a plain SINGLE_VALUE(x) aggregate is translated, not one with "
+                        "DISTINCT, FILTER or OVER",
+                        node,
+                        keyword=node.name,
+                    )
+                args = node.expressions
+                type_ = args[0].type if len(args) == 1 else None
+                what = "its arguments"
+                if type_ is not None:
+                    what = f"a {type_.sql(self.dialect)} value"
+                raise self.error(
+                    "unsupported",
+                    f'{node.name} of {what} is not supported (found "{self.snippet(node)}"): '
+                    "only the POSITIVE of one number or interval (the value itself) is translated",
+                    node,
+                    keyword=node.name,
+                )
+            if isinstance(node, exp.Case):
+                self._check_case_types(node)
+
+    def _check_case_types(self, case: exp.Case) -> None:
+        """A CASE whose results mix text columns and numbers has no dialect-independent type.
+
+        Spark and MySQL turn the numbers into strings, DuckDB and Postgres refuse.
+        A string literal among numbers is fine: it is cast to the numeric type.
+        """
+        results = [i.args.get("true") for i in case.args.get("ifs") or ()]
+        results.append(case.args.get("default"))
+        text = numeric = None
+        for result in results:
+            type_ = result.type if isinstance(result, exp.Expr) else None
+            if type_ is None:
+                continue
+            if type_.is_type(*exp.DataType.TEXT_TYPES) and not (
+                isinstance(result, exp.Literal) and result.is_string
+            ):
+                text = text or type_
+            elif type_.is_type(*exp.DataType.NUMERIC_TYPES):
+                numeric = numeric or type_
+        if text is not None and numeric is not None:
+            raise self.error(
+                "unsupported",
+                f"CASE mixes {numeric.sql(self.dialect)} and {text.sql(self.dialect)} results "
+                f'(found "{self.snippet(case)}"): the type of the result depends on the '
+                "dialect's coercion rules (Spark and MySQL make it a string, DuckDB and "
+                "Postgres refuse it); add a CAST to say which is meant",
+                case,
+                keyword="CASE",
+            )
+
     # -- tables ----------------------------------------------------------------
 
     def check_tables(self, root: exp.Expr) -> None:
@@ -857,12 +1023,13 @@ class _Checker:
         try:
             try:
                 qualified = qualify_query(root, self.schema, self.dialect)
-            except OptimizeError:
-                named = _name_single_column_functions(root)
-                if named is None:
-                    raise
+            except OptimizeError as first:
                 # FROM unnest(x) AS u ... SELECT u: the alias names the one column
                 # too (Postgres and DuckDB), which sqlglot's qualifier does not know.
+                # t.EXPR$0 over (VALUES ...) AS t: Calcite's names for its columns.
+                named = _name_single_column_functions(root) or _name_values_columns(root, first)
+                if named is None:
+                    raise
                 qualified = qualify_query(named, self.schema, self.dialect)
         except OptimizeError as exc:
             raise self.column_error(root, exc) from None
@@ -888,6 +1055,9 @@ class _Checker:
         match = re.match(r"Ambiguous column '(.+?)'", message)
         if match:
             return self.unknown_column(root, match.group(1), None, where, ambiguous=True)
+        match = re.match(r"Unknown output column: (\d+)$", message)
+        if match:
+            return self.position_out_of_range(root, match.group(1))
         match = re.match(r"Unknown (?:output )?column: (.+)", message)
         if match:
             return self.unknown_column(root, match.group(1), None, where)
@@ -901,6 +1071,36 @@ class _Checker:
         return self.error(
             "unsupported", f"the query could not be qualified against the schema: {message}"
         )
+
+    def position_out_of_range(self, root: exp.Expr, number: str) -> QueryError:
+        """``GROUP BY 4`` (or ORDER BY) with fewer than 4 columns in the select list."""
+        literal = next(
+            (
+                lit
+                for lit in root.find_all(exp.Literal)
+                if lit.is_int
+                and lit.name == number
+                and isinstance(lit.parent, (exp.Group, exp.Order, exp.Ordered))
+            ),
+            None,
+        )
+        parent = literal.parent if literal is not None else None
+        clause = "ORDER BY" if isinstance(parent, (exp.Order, exp.Ordered)) else "GROUP BY"
+        select = literal.find_ancestor(exp.Select) if literal is not None else None
+        if select is not None and not any(isinstance(e, exp.Star) for e in select.expressions):
+            width = f" has {len(select.expressions)} column(s)"
+        else:
+            width = " is shorter"
+        message = (
+            f"{clause} {number} is out of range: in {self.dialect} an integer there is a "
+            f"position in the select list, and the select list{width}"
+        )
+        if clause == "GROUP BY":
+            message += (
+                f" (Calcite reads GROUP BY {number} as the constant {number} instead; as the "
+                "meaning differs between systems, the query is not checked)"
+            )
+        return self.error("unsupported", message, literal)
 
     def unknown_column(
         self,
@@ -958,6 +1158,19 @@ class _Checker:
             candidates = list(dict.fromkeys(matching[0]))
             message = f'column "{name}" does not exist in {table}'
             listed = candidates
+            owners = [
+                alias
+                for alias, columns in in_scope
+                if alias != table.lower() and name.lower() in columns
+            ]
+            if owners:
+                # Calcite writes $cor0.$f0 for a column of the LATERAL subquery
+                # next to the table $cor0 names: not what the text says.
+                listed = []
+                message += (
+                    f" (columns: {_listing(candidates)}); it is a column of "
+                    f"{_listing(owners, conj='and')}, not of {table}"
+                )
         else:
             # List the columns of the nearest FROM; suggest from outer ones too
             # (a correlated subquery may mean a column of the outer query).
@@ -1039,6 +1252,7 @@ class _Checker:
         self.check_read_only(tree)
         self.check_functions(tree)
         self.check_tables(tree)
+        self.check_known_functions(tree)
 
 
 # -- helpers -------------------------------------------------------------------
@@ -1098,6 +1312,48 @@ def _name_single_column_functions(root: exp.Expression) -> exp.Expression | None
             alias.set("columns", [alias.this.copy()])
             changed = True
     return copy if changed else None
+
+
+def _name_values_columns(root: exp.Expression, exc: OptimizeError) -> exp.Expression | None:
+    """A copy of ``root`` with ``(VALUES ...) AS t`` named ``t(EXPR$0, EXPR$1, ...)``.
+
+    Calcite names the columns of a VALUES list EXPR$0, EXPR$1, ... and writes
+    ``t.EXPR$0``; only tried when such a name did not resolve. None if the
+    error is about another name or there is no VALUES list without column names.
+    """
+    if not _CALCITE_VALUES_COLUMN.search(str(exc)):
+        return None
+    copy = root.copy()
+    changed = False
+    for values in copy.find_all(exp.Values):
+        alias = values.args.get("alias")
+        rows = values.expressions
+        if (
+            isinstance(alias, exp.TableAlias)
+            and not alias.columns
+            and rows
+            and isinstance(rows[0], exp.Tuple)
+        ):
+            width = len(rows[0].expressions)
+            alias.set("columns", [exp.to_identifier(f"EXPR${i}") for i in range(width)])
+            changed = True
+    return copy if changed else None
+
+
+def _has_over(node: exp.Expr) -> bool:
+    """Whether a window function is the function of a window (``f(x) OVER (...)``)."""
+    while isinstance(node.parent, _WINDOW_WRAPPERS):
+        node = node.parent
+    return isinstance(node.parent, exp.Window) and node.arg_key == "this"
+
+
+@functools.cache
+def _duckdb_functions() -> frozenset[str]:
+    """Lower-cased names of every function and macro DuckDB has (read once, cached)."""
+    with duckdb.connect(":memory:", config={"enable_external_access": False}) as con:
+        rows = con.execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()")
+        names = {str(row[0]) for row in rows.fetchall()}
+    return frozenset(names) | _DUCKDB_SPECIAL_FORMS
 
 
 def _find_column(
