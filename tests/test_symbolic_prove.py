@@ -183,7 +183,7 @@ def _differs_on_tiny_databases(candidate: str, reference: str, schema: Schema) -
 def _variant(p: str, how: int) -> str:
     """A rewrite of ``p`` that may or may not keep its meaning."""
     swaps = [("r.a = 1", "r.a >= 1"), ("r.a > 1", "r.a >= 2"), ("IS NULL", "IS NOT NULL"),
-             ("AND", "OR"), ("r.k = 1", "r.k <= 1"), ("(1, 2)", "(1, NULL)")]  # fmt: skip
+             (") AND (", ") OR ("), ("r.k = 1", "r.k <= 1"), ("(1, 2)", "(1, NULL)")]  # fmt: skip
     if how == 0:
         return f"NOT (NOT ({p}))"
     old, new = swaps[how % len(swaps)]

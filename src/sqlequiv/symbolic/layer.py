@@ -31,9 +31,9 @@ class Z3Layer:
     def __init__(
         self,
         *,
-        proof_budget: float = 2.0,
-        solver_timeout_ms: int = 1000,
-        witness_budget: float = 0.5,
+        proof_budget: float = 5.0,
+        solver_timeout_ms: int = 3000,
+        witness_budget: float = 2.0,
     ) -> None:
         self.proof_budget = proof_budget
         self.solver_timeout_ms = solver_timeout_ms

@@ -69,8 +69,13 @@ class Prover:
 
     schema: Schema
     ignore_column_order: bool = True
-    solver_timeout_ms: int = 1000
-    time_budget: float = 2.0
+    #: z3's deterministic work limit per check: what bounds a proof in practice, so
+    #: that the same pair gets the same answer on a fast or a slow machine.
+    solver_rlimit: int = 4_000_000
+    #: Wall-clock safety nets (per check, per proof); when one fires the answer
+    #: may depend on the machine, as with the fixture search's time cap.
+    solver_timeout_ms: int = 3000
+    time_budget: float = 5.0
 
     def __post_init__(self) -> None:
         self._deadline = 0.0
@@ -304,6 +309,9 @@ class Prover:
                 for fk in self.schema.table(child.table).foreign_keys:
                     if fk.ref_table.lower() != parent.table:
                         continue
+                    parent_keys = {frozenset(k) for k in self.schema.table(parent.table).keys}
+                    if frozenset(fk.ref_columns) not in parent_keys:
+                        continue  # only a key guarantees at most one parent row
                     pairs = dict(zip(fk.ref_columns, fk.columns, strict=True))
                     found = fk_conjuncts(
                         block.where, child.alias, parent.alias, pairs, block.resolve_alias
@@ -496,6 +504,7 @@ class Prover:
         self._tick()
         solver = z3.Solver()
         solver.set("timeout", self.solver_timeout_ms)
+        solver.set("rlimit", self.solver_rlimit)
         solver.add(*scope.constraints())
         solver.add(formula)
         return bool(solver.check() != z3.unsat)

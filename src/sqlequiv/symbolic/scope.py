@@ -227,6 +227,9 @@ class Scope:
             if query.kind == "intersect":
                 return z3.And(*parts)
             return parts[0]  # EXCEPT: a row of the result is a row of the first operand
+        if query.aggregate and query.group is None:
+            # One row even when no source row qualifies: nothing follows from the WHERE.
+            return z3.BoolVal(True)
         nested = Scope(self.schema, self.prover, {"c": query}, prefix=prefix, depth=self._depth + 1)
         facts = [nested.predicate("c", query.where).true]
         for value, output in zip(row, query.outputs, strict=True):
@@ -397,6 +400,8 @@ class Scope:
             return
         if not isinstance(query, Block) or query.aggregate or query.left_joins:
             return
+        if query.limit is not None:
+            return  # LIMIT 0 empties the subquery whatever the rows
         if len(query.sources) != 1 or query.sources[0].table is None:
             return
         inner = query.sources[0]

@@ -73,6 +73,8 @@ def semi_join(query: exp.Expr, outer: exp.Expr | None = None) -> SemiJoin | None
         return None
     if not isinstance(block, Block) or block.aggregate or block.left_joins or block.order:
         return None
+    if block.limit is not None:
+        return None
     if not block.sources or any(s.table is None for s in block.sources):
         return None
     own = {s.alias for s in block.sources}
@@ -110,6 +112,8 @@ def semi_join_exists(derived: Block, column: int, outer: exp.Expr) -> exp.Exists
     whose other outputs are non-NULL literals (which cannot split a value).
     """
     if not derived.distinct or derived.aggregate or derived.left_joins or derived.order:
+        return None
+    if derived.limit is not None:
         return None
     if not derived.sources or any(s.table is None for s in derived.sources):
         return None

@@ -295,8 +295,8 @@ def _merge_partial_aggregates(block: Block) -> Block | None:
     """
     if not block.aggregate or block.having is not None or block.left_joins or block.distinct:
         return None
-    if len(block.sources) != 1 or block.limit is not None:
-        return None
+    if len(block.sources) != 1 or block.limit is not None or block.where:
+        return None  # a WHERE outside would filter partial aggregates, not rows
     (source,) = block.sources
     union = source.query
     if not (isinstance(union, SetOp) and union.kind == "union" and not union.distinct):

@@ -14,6 +14,7 @@ separate the queries costs one probe.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -32,8 +33,10 @@ from sqlequiv.symbolic.terms import Unsupported, model_value
 
 __all__ = ["witness_databases"]
 
-#: Models asked for per pair of blocks.
+#: Models asked for per pair of blocks, and pairs of blocks tried: counts, not the
+#: clock, bound the work, so the same pair always gets the same witnesses.
 MODELS_PER_PAIR = 4
+MAX_PAIRS = 8
 
 
 def witness_databases(
@@ -42,8 +45,8 @@ def witness_databases(
     schema: Schema,
     domains: Domains,
     *,
-    time_budget: float = 0.5,
-    solver_timeout_ms: int = 300,
+    time_budget: float = 2.0,
+    solver_timeout_ms: int = 1000,
 ) -> list[Database]:
     """Databases on which the two queries' filters disagree (possibly none).
 
@@ -57,9 +60,9 @@ def witness_databases(
         left, right = read_query(candidate), read_query(reference)
     except (NotABlock, Unsupported):
         return []
-    for a, b in _block_pairs(left, right):
+    for a, b in itertools.islice(_block_pairs(left, right), MAX_PAIRS):
         if time.monotonic() > deadline:
-            break
+            break  # a safety net only
         try:
             for db in _pair_witnesses(a, b, schema, domains, prover, solver_timeout_ms):
                 key = db.key()
@@ -117,6 +120,7 @@ def _pair_witnesses(
     ):
         solver = z3.Solver()
         solver.set("timeout", timeout_ms)
+        solver.set("rlimit", prover.solver_rlimit // 4)
         solver.add(*scope.constraints())
         solver.add(goal)
         for _ in range(MODELS_PER_PAIR):
