@@ -2,7 +2,8 @@
 
 Usage::
 
-    python benchmarks/run.py ../shared/benchmarks/*.jsonl [--limit N] [--baseline] [--out FILE]
+    python benchmarks/run.py ../shared/benchmarks/*.jsonl \
+        [--limit N] [--baseline] [--out FILE] [--jobs N]
 
 Input: JSONL records with ``id``, ``schema_ddl``, ``dialect``, ``candidate``,
 ``reference`` and optionally ``label`` (see ../shared/benchmarks/README.md).
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import statistics
 import sys
 import time
@@ -43,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--baseline", action="store_true", help="also run plain random search")
     parser.add_argument("--out", type=Path, default=None, help="write per-pair results as JSONL")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args(argv)
 
     options = Options(seed=args.seed)
@@ -57,13 +60,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.limit:
             records = records[: args.limit]
         rows = []
-        for n, record in enumerate(records, 1):
-            row = run_pair(record, options, args.baseline)
+        work = [(record, options, args.baseline) for record in records]
+        pool = multiprocessing.get_context("spawn").Pool(args.jobs) if args.jobs > 1 else None
+        pairs = pool.imap(_run_packed, work) if pool else map(_run_packed, work)
+        for n, (record, row) in enumerate(zip(records, pairs, strict=True), 1):
             rows.append(row)
             results[record["id"]] = row
             if out:
                 out.write(json.dumps(row) + "\n")
             print(f"\r{path.name}: {n}/{len(records)}", end="", file=sys.stderr, flush=True)
+        if pool:
+            pool.close()
         print(file=sys.stderr)
         report(path.name, rows, args.baseline)
     for path, peer in peer_files:
@@ -71,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     if out:
         out.close()
     return 0
+
+
+def _run_packed(args: tuple[dict[str, Any], Options, bool]) -> dict[str, Any]:
+    return run_pair(*args)
 
 
 def run_pair(record: dict[str, Any], options: Options, baseline: bool) -> dict[str, Any]:
@@ -90,6 +101,10 @@ def run_pair(record: dict[str, Any], options: Options, baseline: bool) -> dict[s
         "cause": verdict.counterexample.cause if verdict.counterexample else None,
         "replayed": None,
         "fixtures_tried": verdict.evidence.get("fixtures_tried"),
+        "stage": decided_by(verdict.verdict, verdict.method, verdict.error),
+        "bounded": verdict.evidence.get("bounded"),
+        "bounded_status": verdict.evidence.get("bounded_status"),
+        "timings": verdict.timings,
     }
     if verdict.counterexample is not None:
         row["replayed"] = replay(record, verdict.counterexample.tables)
@@ -97,6 +112,19 @@ def run_pair(record: dict[str, Any], options: Options, baseline: bool) -> dict[s
     if baseline:
         row["baseline"] = random_baseline(record, options)
     return row
+
+
+#: Error kinds that mean "outside what sqlequiv handles", not "bad input".
+UNSUPPORTED_KINDS = {"unsupported", "unknown_function"}
+
+
+def decided_by(verdict: str, method: str | None, error: Any) -> str:
+    """The stage that decided a pair, for the per-stage counts."""
+    if verdict in ("equivalent", "not_equivalent"):
+        return str(method)
+    if verdict == "error":
+        return "unsupported" if error is not None and error.kind in UNSUPPORTED_KINDS else "error"
+    return "unknown"
 
 
 def replay(record: dict[str, Any], tables: dict[str, list[dict[str, Any]]]) -> bool:
@@ -181,9 +209,16 @@ def report(name: str, rows: list[dict[str, Any]], baseline: bool) -> None:
     verdicts = Counter(r["verdict"] for r in rows)
     print(f"\n## {name}: {len(rows)} pairs")
     print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
-    methods = Counter(r["method"] for r in rows if r["verdict"] == "equivalent")
-    if methods:
-        print("proved by: " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
+    stages = Counter(r["stage"] for r in rows)
+    order = ["normalized", "symbolic", "constant", "fixture_search", "bounded", "unknown",
+             "unsupported", "error"]  # fmt: skip
+    print("decided by: " + ", ".join(f"{k} {stages[k]}" for k in order if stages[k]))
+    bounds = Counter(r["bounded"] for r in rows if r["verdict"] == "unknown")
+    if bounds:
+        print(
+            "unknown, no difference up to bound: "
+            + ", ".join(f"k={k} {v}" for k, v in sorted(bounds.items(), key=lambda kv: str(kv[0])))
+        )
     labelled = [r for r in rows if r["label"]]
     if labelled:
         agree = sum(r["verdict"] == r["label"] for r in labelled)
@@ -208,6 +243,18 @@ def report(name: str, rows: list[dict[str, Any]], baseline: bool) -> None:
         subset = [r["seconds"] for r in rows if r["verdict"] == verdict]
         if subset:
             print(f"time, {verdict}: " + _quantiles(subset))
+    stage_times: dict[str, list[float]] = {}
+    for r in rows:
+        for stage, spent in (r.get("timings") or {}).items():
+            stage_times.setdefault(stage, []).append(spent)
+    if stage_times:
+        print(
+            "stage time (median / p90 over pairs that ran it): "
+            + ", ".join(
+                f"{k} {statistics.median(v):.3f}/{sorted(v)[int(0.9 * (len(v) - 1))]:.3f} s"
+                for k, v in stage_times.items()
+            )
+        )
     if baseline:
         base = [r["baseline"] for r in rows]
         base_refuted = sum(b["outcome"] == "refuted" for b in base)

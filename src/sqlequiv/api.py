@@ -26,6 +26,7 @@ from sqlequiv.fixtures.harvest import Harvest, harvest
 from sqlequiv.fixtures.naming import case_name
 from sqlequiv.fixtures.probe import Prober, order_keys_for
 from sqlequiv.fixtures.search import search
+from sqlequiv.fixtures.shrink import shrink
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.normalize import canonical_sql
 from sqlequiv.options import Options
@@ -115,13 +116,13 @@ def _check(
         if not (cand.fully_qualified and ref.fully_qualified):
             forms = [None, None]  # no proof rests on a tree sqlglot could not resolve
     if forms[0] is not None and forms[0] == forms[1]:
-        return Verdict("equivalent", method="normalized", **base)
+        return _proved("normalized", cand, ref, schema, options, executor, base)
 
-    layer = symbolic or NoSymbolic()
+    layer = _layer(symbolic, options)
     with timer.stage("symbolic"):
-        proved = layer.prove(cand, ref, schema)
+        proved = layer.prove(cand, ref, schema, options)
     if proved:
-        return Verdict("equivalent", method=proved, **base)
+        return _proved(proved, cand, ref, schema, options, executor, base)
 
     read = _tables_read(cand) | _tables_read(ref)
     if not read and not (_volatile(cand) or _volatile(ref)):
@@ -130,13 +131,14 @@ def _check(
         with timer.stage("constant"):
             return _decide_constant(cand, ref, schema, options, executor, base)
 
+    harvested = _harvest(cand, ref, schema)
+    # Only the tables the queries read, and the parents their keys need, get rows.
+    searched = schema.closure(read) if read else schema
+    domains = build_domains(searched, harvested, options.max_rows)
+    with timer.stage("witnesses"):
+        seeds = list(layer.witnesses(cand, ref, schema, domains, options))
+    engine = executor or shared_executor(options.query_timeout)
     with timer.stage("fixture_search"):
-        harvested = _harvest(cand, ref, schema)
-        # Only the tables the queries read, and the parents their keys need, get rows.
-        searched = schema.closure(read) if read else schema
-        domains = build_domains(searched, harvested, options.max_rows)
-        seeds = list(layer.witnesses(cand, ref, schema, domains))
-        engine = executor or shared_executor(options.query_timeout)
         engine.prepare(schema)
         prober = Prober(engine, schema, cand, ref, options)
         try:
@@ -152,6 +154,7 @@ def _check(
         except QueryFailed as exc:
             return _execution_error(exc, base)
     evidence = dict(results[0].evidence)
+    evidence["witnesses"] = len(seeds)
     with timer.stage("verify"):
         for result in results:
             if result.database is None:
@@ -183,8 +186,68 @@ def _check(
             evidence=evidence,
             **base,
         )
-    evidence["bounded"] = None
+    with timer.stage("bounded"):
+        outcome = layer.bounded(cand, ref, schema, options)
+        evidence["bounded"] = outcome.bound if outcome.status == "same" else None
+        evidence["bounded_status"] = outcome.status
+        if outcome.reason:
+            evidence["bounded_reason"] = outcome.reason
+        if outcome.row_bounds:
+            evidence["bounded_row_bounds"] = outcome.row_bounds
+        example = None
+        if outcome.status == "differ" and outcome.database is not None:
+            example = _verified_model(
+                outcome.database, cand, ref, schema, options, engine, prober, domains, harvested
+            )
+            if example is None:
+                evidence["rejected_counterexamples"] = (
+                    evidence.get("rejected_counterexamples", 0) + 1
+                )
+    if example is not None:
+        if examples is not None:
+            examples.append(example)
+        evidence["found_by"] = "bounded"
+        return Verdict(
+            "not_equivalent", method="bounded", counterexample=example, evidence=evidence, **base
+        )
     return Verdict("unknown", method=None, evidence=evidence, **base)
+
+
+def _layer(symbolic: SymbolicLayer | None, options: Options) -> SymbolicLayer:
+    if symbolic is not None:
+        return symbolic
+    if not options.symbolic:
+        return NoSymbolic()
+    from sqlequiv.symbolic.layer import Z3Layer  # z3 loads only when used
+
+    return Z3Layer()
+
+
+def _verified_model(
+    db: Database,
+    cand: GuardedQuery,
+    ref: GuardedQuery,
+    schema: Schema,
+    options: Options,
+    engine: Executor,
+    prober: Prober,
+    domains: Domains,
+    harvested: Harvest,
+) -> Counterexample | None:
+    """A bounded model, shrunk like a fixture-search find, then verified from scratch."""
+    if python_violations(db, schema):
+        return None
+    try:
+        if not prober.probe(db).differs:
+            return None
+        small = shrink(
+            db, lambda d: prober.probe(d).differs, schema, domains, relevant=harvested.mentioned
+        )
+    except QueryFailed:
+        return None
+    return verify(small, cand, ref, schema, options, engine, domains, harvested) or verify(
+        db, cand, ref, schema, options, engine, domains, harvested
+    )
 
 
 def distinguishing_fixtures(
@@ -315,6 +378,29 @@ def _volatile(query: GuardedQuery) -> bool:
         if name in _VOLATILE or isinstance(node, exp.Rand | exp.CurrentTimestamp | exp.CurrentDate):
             return True
     return False
+
+
+def _proved(
+    method: str,
+    cand: GuardedQuery,
+    ref: GuardedQuery,
+    schema: Schema,
+    options: Options,
+    executor: Executor | None,
+    base: dict[str, Any],
+) -> Verdict:
+    """``equivalent`` by ``method``, once both queries have run (a proof about a query
+    DuckDB rejects, e.g. for a type error, would be about nothing)."""
+    engine = executor or shared_executor(options.query_timeout)
+    engine.prepare(schema)
+    engine.load(Database({}))
+    for side, query in (("candidate", cand), ("reference", ref)):
+        try:
+            engine.run(query.duckdb_sql)
+        except QueryFailed as exc:
+            exc.side = side
+            return _execution_error(exc, base)
+    return Verdict("equivalent", method=method, **base)
 
 
 def _decide_constant(

@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
         p.add_argument("--keep-column-order", action="store_true", help="columns must align")
         p.add_argument("--ignore-order", action="store_true", help="never check row order")
+        p.add_argument("--no-symbolic", action="store_true", help="skip z3 proofs and bounds")
+        p.add_argument("--max-bound", type=int, default=Options.max_bound, help="rows per table")
+        p.add_argument(
+            "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
+        )
         if name == "fixtures":
             p.add_argument("--out", required=True, help="directory to write fixtures into")
             p.add_argument("--limit", type=int, default=5, help="most fixtures to write")
@@ -90,6 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             time_budget=args.time_budget,
             max_rows=args.max_rows,
             query_timeout=args.timeout,
+            symbolic=not args.no_symbolic,
+            max_bound=args.max_bound,
+            bounded_time_budget=args.bounded_time_budget,
         )
         candidate = _read_query(args.candidate, "candidate")
         reference = _read_query(args.reference, "reference")

@@ -44,6 +44,14 @@ def render(verdict: Verdict) -> str:
             f"(seed {ev.get('seed')}, up to {verdict.options.get('max_rows')} rows per table). "
             "This is not a proof."
         )
+        if ev.get("bounded") is not None:
+            lines.append(
+                f"Bounded verification (z3): no difference on any database with at most "
+                f"{ev['bounded']} rows per table."
+            )
+        elif ev.get("bounded_status") not in (None, "skipped"):
+            reason = f": {ev['bounded_reason']}" if ev.get("bounded_reason") else ""
+            lines.append(f"Bounded verification: {ev['bounded_status']}{reason}.")
     if verdict.timings:
         stages = ", ".join(f"{k} {v:.0f} ms" for k, v in verdict.timings.items())
         lines.append(f"timings: {stages}")

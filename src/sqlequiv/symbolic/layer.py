@@ -74,8 +74,7 @@ class Z3Layer:
     ) -> BoundedOutcome:
         from sqlequiv.symbolic.bounded import bounded_check, suggest_row_bounds
 
-        if not (candidate.fully_qualified and reference.fully_qualified):
-            return BoundedOutcome("unsupported", None, None, "a query sqlglot could not resolve")
+        # NATURAL / USING columns sqlglot could not resolve are re-bound by the encoder.
         row_bounds = suggest_row_bounds(candidate, reference, schema)
         result = bounded_check(
             candidate,
@@ -84,6 +83,8 @@ class Z3Layer:
             max_bound=options.max_bound,
             time_budget=options.bounded_time_budget,
             row_bounds=row_bounds,
+            check_order=options.check_order,
+            ignore_column_order=options.ignore_column_order,
         )
         return BoundedOutcome(
             result.status,
