@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 
+import duckdb
 import pytest
 from sqlglot import exp
 
-from sqlequiv.database import Database
+from sqlequiv.database import Database, sql_literal
 from sqlequiv.execute import DuckDBExecutor, QueryFailed
 from sqlequiv.schema.model import Column, Schema, Table
 
@@ -64,3 +65,8 @@ def test_static_and_runtime_errors_are_told_apart(executor: DuckDBExecutor) -> N
     with pytest.raises(QueryFailed) as runtime:
         executor.run("SELECT CAST('x' AS INT)")
     assert not runtime.value.static
+
+
+def test_negative_zero_keeps_its_sign_through_the_literal() -> None:
+    text = sql_literal(-0.0, exp.DataType.build("DOUBLE"))
+    assert duckdb.sql(f"SELECT ({text})::VARCHAR").fetchall() == [("-0.0",)]

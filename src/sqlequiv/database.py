@@ -81,6 +81,8 @@ def sql_literal(value: Any, type_sql: str) -> str:
             text = "'NaN'"
         elif math.isinf(value):
             text = "'Infinity'" if value > 0 else "'-Infinity'"
+        elif value == 0 and math.copysign(1.0, value) < 0:
+            text = "'-0.0'"  # DuckDB reads the number -0.0 as +0.0, the string keeps the sign
         else:
             text = repr(value)
     elif isinstance(value, decimal.Decimal):
