@@ -249,9 +249,9 @@ def report(name: str, rows: list[dict[str, Any]], baseline: bool) -> None:
             stage_times.setdefault(stage, []).append(spent)
     if stage_times:
         print(
-            "stage time (median / p90 over pairs that ran it): "
+            "stage time, ms (median / p90 over pairs that ran it): "
             + ", ".join(
-                f"{k} {statistics.median(v):.3f}/{sorted(v)[int(0.9 * (len(v) - 1))]:.3f} s"
+                f"{k} {statistics.median(v):.0f}/{sorted(v)[int(0.9 * (len(v) - 1))]:.0f}"
                 for k, v in stage_times.items()
             )
         )
