@@ -391,16 +391,32 @@ def _proved(
 ) -> Verdict:
     """``equivalent`` by ``method``, once both queries have run (a proof about a query
     DuckDB rejects, e.g. for a type error, would be about nothing)."""
+    ran = _run_on_empty_database(cand, ref, schema, options, executor, base)
+    if isinstance(ran, Verdict):
+        return ran
+    return Verdict("equivalent", method=method, **base)
+
+
+def _run_on_empty_database(
+    cand: GuardedQuery,
+    ref: GuardedQuery,
+    schema: Schema,
+    options: Options,
+    executor: Executor | None,
+    base: dict[str, Any],
+) -> tuple[ResultSet, ResultSet] | Verdict:
+    """Both queries' results on the empty database, or the error verdict of the one that fails."""
     engine = executor or shared_executor(options.query_timeout)
     engine.prepare(schema)
     engine.load(Database({}))
+    results = []
     for side, query in (("candidate", cand), ("reference", ref)):
         try:
-            engine.run(query.duckdb_sql)
+            results.append(engine.run(query.duckdb_sql))
         except QueryFailed as exc:
             exc.side = side
             return _execution_error(exc, base)
-    return Verdict("equivalent", method=method, **base)
+    return results[0], results[1]
 
 
 def _decide_constant(
@@ -411,19 +427,10 @@ def _decide_constant(
     executor: Executor | None,
     base: dict[str, Any],
 ) -> Verdict:
-    engine = executor or shared_executor(options.query_timeout)
-    engine.prepare(schema)
-    engine.load(Database({}))
-    try:
-        cand_rows = engine.run(cand.duckdb_sql)
-    except QueryFailed as exc:
-        exc.side = "candidate"
-        return _execution_error(exc, base)
-    try:
-        ref_rows = engine.run(ref.duckdb_sql)
-    except QueryFailed as exc:
-        exc.side = "reference"
-        return _execution_error(exc, base)
+    ran = _run_on_empty_database(cand, ref, schema, options, executor, base)
+    if isinstance(ran, Verdict):
+        return ran
+    cand_rows, ref_rows = ran
     comparison = compare_results(cand_rows, ref_rows, options, order_keys_for(ref, options))
     if comparison.equal:
         return Verdict("equivalent", method="constant", **base)

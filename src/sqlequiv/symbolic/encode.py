@@ -60,6 +60,7 @@ from sqlequiv.symbolic.terms import (
     or_,
     sql_eq,
 )
+from sqlequiv.symbolic.translate import COMPARISON_OPS
 
 __all__ = ["MAX_ROWS", "BudgetExceeded", "Encoder", "Scope"]
 
@@ -78,14 +79,6 @@ _SELECT_ARGS = frozenset(
      "limit", "offset", "kind"}
 )  # fmt: skip
 _SETOP_ARGS = frozenset({"with_", "this", "expression", "distinct", "order", "limit", "offset"})
-_COMPARISON_OPS: dict[type[exp.Expr], str] = {
-    exp.EQ: "=",
-    exp.NEQ: "<>",
-    exp.LT: "<",
-    exp.LTE: "<=",
-    exp.GT: ">",
-    exp.GTE: ">=",
-}
 
 
 @dataclass
@@ -583,7 +576,7 @@ class Encoder:
             return self._exists(node, scope)
         if isinstance(node, exp.In) and node.args.get("query") is not None:
             return self._in(node, scope)
-        if type(node) in _COMPARISON_OPS and isinstance(node.expression, (exp.Any, exp.All)):
+        if type(node) in COMPARISON_OPS and isinstance(node.expression, (exp.Any, exp.All)):
             return self._quantified(node, scope)
         if isinstance(node, (exp.Any, exp.All)):
             raise Unsupported("ANY/ALL outside a comparison")
@@ -683,7 +676,7 @@ class Encoder:
         return or_(*matches) if matches else SymBool(FALSE, TRUE)
 
     def _quantified(self, node: exp.Expr, scope: Scope) -> SymBool:
-        op = _COMPARISON_OPS[type(node)]
+        op = COMPARISON_OPS[type(node)]
         quantifier = node.expression
         value = self._value(node.this, scope)
         rel = self._subquery(quantifier.this, scope)

@@ -47,12 +47,13 @@ from sqlequiv.symbolic.sqlvalue import (
     unify_all,
 )
 
-__all__ = ["Hook", "Resolver", "Translator"]
+__all__ = ["COMPARISON_OPS", "Hook", "Resolver", "Translator"]
 
 Resolver = Callable[[exp.Column], SymValue]
 Hook = Callable[[exp.Expr], "SymValue | SymBool | None"]
 
-_COMPARISON_OPS: dict[type[exp.Expr], str] = {
+#: sqlglot comparison nodes and the operator :func:`compare` takes.
+COMPARISON_OPS: dict[type[exp.Expr], str] = {
     exp.EQ: "=",
     exp.NEQ: "<>",
     exp.LT: "<",
@@ -233,7 +234,7 @@ class Translator:
 
     def _comparison(self, node: exp.Binary) -> SymBool:
         a, b = self._operands([node.this, node.expression])
-        return compare(_COMPARISON_OPS[type(node)], a, b)
+        return compare(COMPARISON_OPS[type(node)], a, b)
 
     def _null_safe(self, node: exp.Binary) -> SymBool:
         a, b = self._operands([node.this, node.expression])
