@@ -77,7 +77,12 @@ class Scope:
         *,
         prefix: str = "",
         depth: int = 0,
+        ascii_text: bool = False,
     ) -> None:
+        #: Keep text columns to printable ASCII (as the term layer's domain says).
+        #: Proofs must hold for every string, so they leave it off, and refuse what
+        #: the term layer only models exactly on ASCII (ILIKE's case folding, LENGTH).
+        self._ascii_text = ascii_text
         #: Names z3 constants apart from those of enclosing scopes (z3 identifies
         #: constants by name).
         self._prefix = prefix
@@ -230,7 +235,14 @@ class Scope:
         if query.aggregate and query.group is None:
             # One row even when no source row qualifies: nothing follows from the WHERE.
             return z3.BoolVal(True)
-        nested = Scope(self.schema, self.prover, {"c": query}, prefix=prefix, depth=self._depth + 1)
+        nested = Scope(
+            self.schema,
+            self.prover,
+            {"c": query},
+            prefix=prefix,
+            depth=self._depth + 1,
+            ascii_text=self._ascii_text,
+        )
         facts = [nested.predicate("c", query.where).true]
         for value, output in zip(row, query.outputs, strict=True):
             if query.aggregate and has_aggregate(output):
@@ -245,6 +257,8 @@ class Scope:
         value, domain = variable(key, dtype, nullable=nullable or padded)
         self._vars[key] = value
         facts = list(domain) if keep else []
+        if not self._ascii_text:
+            facts = [f for f in facts if not z3.is_app_of(f, z3.Z3_OP_SEQ_IN_RE)]
         if padded:
             pad = self.pad(side, alias)
             if not nullable:
@@ -318,6 +332,8 @@ class Scope:
     # -- atoms -----------------------------------------------------------
 
     def _hook(self, side: Side, node: exp.Expr) -> SymValue | SymBool | None:
+        if not self._ascii_text and isinstance(node, (exp.ILike, exp.Length)):
+            raise Unsupported(f"{node.key.upper()} over strings beyond ASCII")
         if isinstance(node, exp.AggFunc):
             return self._aggregate(side, node)
         if isinstance(node, exp.Exists):

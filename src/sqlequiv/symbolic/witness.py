@@ -111,7 +111,13 @@ def _pair_witnesses(
     prover: Prover,
     timeout_ms: int,
 ) -> Iterator[Database]:
-    scope = Scope(schema, prover, {"c": left, "r": right}, mapping=_greedy_mapping(left, right))
+    scope = Scope(
+        schema,
+        prover,
+        {"c": left, "r": right},
+        mapping=_greedy_mapping(left, right),
+        ascii_text=True,  # witnesses become fixture rows: keep their text printable
+    )
     kept_l = scope.predicate("c", left.where)
     kept_r = scope.predicate("r", right.where)
     for goal in (
