@@ -53,6 +53,12 @@ class Source:
     #: A VALUES list (kept so that an always-false block can still be read).
     values: bool = False
 
+    def position(self, name: str) -> int | None:
+        """The position of the derived column ``name`` (case-insensitive); None if absent
+        or ambiguous."""
+        lowered = [c.lower() for c in self.columns]
+        return lowered.index(name.lower()) if lowered.count(name.lower()) == 1 else None
+
     @property
     def signature(self) -> str:
         """What must agree for two sources to be matched."""

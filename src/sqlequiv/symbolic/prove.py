@@ -530,9 +530,9 @@ def _equality_with(conj: exp.Expr, source: Source, block: Block) -> tuple[int, e
                 block.resolve_alias(c.table) == source.alias for c in other.find_all(exp.Column)
             )
         ):
-            names = [c.lower() for c in source.columns]
-            if names.count(mine.name.lower()) == 1:
-                return names.index(mine.name.lower()), other
+            position = source.position(mine.name)
+            if position is not None:
+                return position, other
     return None
 
 
@@ -547,9 +547,9 @@ def _is_null_test(
             and isinstance(conj.this, exp.Column)
             and block.resolve_alias(conj.this.table) == source.alias
         ):
-            names = [c.lower() for c in source.columns]
-            if names.count(conj.this.name.lower()) == 1:
-                return conj, names.index(conj.this.name.lower())
+            position = source.position(conj.this.name)
+            if position is not None:
+                return conj, position
     return None
 
 

@@ -187,7 +187,7 @@ class Scope:
         sid = self._source_id(side, alias)
         if source.table is not None:
             return f"{sid}.{self.schema.table(source.table).column(name).name}"
-        return f"{sid}.#{_position(source.columns, name)}"
+        return f"{sid}.#{_position(source, name)}"
 
     def _column(self, side: Side, alias: str, name: str) -> SymValue:
         source = self._source(side, alias)
@@ -533,11 +533,11 @@ def _comparable(a: SymValue, b: SymValue) -> bool:
     return a.kind == b.kind and a.scale == b.scale
 
 
-def _position(columns: tuple[str, ...], name: str) -> int:
-    lowered = [c.lower() for c in columns]
-    if lowered.count(name.lower()) != 1:
+def _position(source: Source, name: str) -> int:
+    position = source.position(name)
+    if position is None:
         raise Unsupported(f"derived column {name} is missing or ambiguous")
-    return lowered.index(name.lower())
+    return position
 
 
 def _output_type(source: Source, position: int) -> exp.DataType:

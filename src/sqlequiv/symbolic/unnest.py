@@ -156,19 +156,16 @@ def _renamed(node: exp.Expr, names: dict[str, str]) -> exp.Expr:
     return copy
 
 
-def _substitute(
-    node: exp.Expr, alias: str, outputs: list[exp.Expr], columns: tuple[str, ...]
-) -> exp.Expr:
-    """``node`` with every ``alias.c`` replaced by the derived output named ``c``."""
-    lowered = [c.lower() for c in columns]
+def _substitute(node: exp.Expr, source: Source, outputs: list[exp.Expr]) -> exp.Expr:
+    """``node`` with every ``source.c`` replaced by the derived output named ``c``."""
     copy = node.copy()
     for column in list(copy.find_all(exp.Column)):
-        if column.table != alias:
+        if column.table != source.alias:
             continue
-        name = column.name.lower()
-        if lowered.count(name) != 1:
+        position = source.position(column.name)
+        if position is None:
             raise _Skip()
-        replacement = outputs[lowered.index(name)].copy()
+        replacement = outputs[position].copy()
         if column is copy:
             return replacement
         column.replace(replacement)
@@ -201,15 +198,11 @@ def _inline(block: Block, source: Source) -> Block:
     assert isinstance(derived, Block)
     if block.redirect and source.alias in block.redirect.values():
         return block
-    names = _fresh(block, derived, source.alias)
-    inner_sources = [replace(s, alias=names[s.alias]) for s in derived.sources]
-    outputs = [_renamed(o, names) for o in derived.outputs]
-    try:
-        rewritten = _rewrite_all(
-            block, lambda n: _substitute(n, source.alias, outputs, source.columns)
-        )
-    except _Skip:
+    substituted = _substituted(block, source, derived)
+    if substituted is None:
         return block
+    names, rewritten = substituted
+    inner_sources = [replace(s, alias=names[s.alias]) for s in derived.sources]
     position = block.sources.index(source)
     sources = block.sources[:position] + inner_sources + block.sources[position + 1 :]
     return replace(
@@ -219,19 +212,31 @@ def _inline(block: Block, source: Source) -> Block:
     )
 
 
+def _substituted(
+    block: Block, source: Source, derived: Block
+) -> tuple[dict[str, str], Block] | None:
+    """Fresh names for the derived table's sources, and ``block`` with every column of
+    ``source`` replaced by the derived output it names (None if a name is ambiguous)."""
+    names = _fresh(block, derived, source.alias)
+    outputs = [_renamed(o, names) for o in derived.outputs]
+    try:
+        return names, _rewrite_all(block, lambda n: _substitute(n, source, outputs))
+    except _Skip:
+        return None
+
+
 def _inlinable_on_padded_side(block: Block, join: LeftJoin) -> bool:
     derived = join.source.query
     if not isinstance(derived, Block) or not _inlinable(derived) or len(derived.sources) != 1:
         return False
-    lowered = [c.lower() for c in join.source.columns]
     for column in _columns(block):
         if column.table != join.source.alias:
             continue
-        name = column.name.lower()
-        if lowered.count(name) != 1:
+        position = join.source.position(column.name)
+        if position is None:
             return False
         # Only a plain column is NULL on the padded row exactly when the derived one is.
-        if not isinstance(derived.outputs[lowered.index(name)], exp.Column):
+        if not isinstance(derived.outputs[position], exp.Column):
             return False
     return True
 
@@ -240,15 +245,11 @@ def _inline_left(block: Block, join: LeftJoin) -> Block:
     source = join.source
     derived = source.query
     assert isinstance(derived, Block)
-    names = _fresh(block, derived, source.alias)
-    (inner,) = derived.sources
-    outputs = [_renamed(o, names) for o in derived.outputs]
-    try:
-        rewritten = _rewrite_all(
-            block, lambda n: _substitute(n, source.alias, outputs, source.columns)
-        )
-    except _Skip:
+    substituted = _substituted(block, source, derived)
+    if substituted is None:
         return block
+    names, rewritten = substituted
+    (inner,) = derived.sources
     new_join = next(j for j in rewritten.left_joins if j.source is source)
     conditions = [new_join.on, *(_renamed(w, names) for w in derived.where)]
     on = exp.and_(*conditions) if len(conditions) > 1 else conditions[0]
@@ -308,12 +309,10 @@ def _merge_partial_aggregates(block: Block) -> Block | None:
     grouped = [b.group is not None for b in blocks]
     if len(set(grouped)) != 1:
         return None
-    lowered = [c.lower() for c in source.columns]
 
     def position(node: exp.Expr) -> int | None:
         if isinstance(node, exp.Column) and node.table == source.alias:
-            name = node.name.lower()
-            return lowered.index(name) if lowered.count(name) == 1 else None
+            return source.position(node.name)
         return None
 
     keys = [position(g) for g in block.group or []]
