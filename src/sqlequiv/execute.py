@@ -73,6 +73,26 @@ class Executor(Protocol):
         """Run trusted SQL returning one value (constraint checks)."""
 
 
+def sandboxed_connection(memory_limit: str = "1GB") -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection that cannot reach files, the network or extensions.
+
+    The configuration is locked, so no statement run on it can undo this.
+    """
+    con = duckdb.connect(
+        ":memory:",
+        config={
+            "enable_external_access": False,
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+            "allow_community_extensions": False,
+            "threads": 1,
+            "memory_limit": memory_limit,
+        },
+    )
+    con.execute("SET lock_configuration = true")
+    return con
+
+
 @dataclass
 class _Watchdog:
     """One background thread that interrupts the connection past a deadline.
@@ -127,18 +147,7 @@ class DuckDBExecutor:
 
     def __init__(self, *, timeout: float = 2.0, memory_limit: str = "1GB") -> None:
         self.timeout = timeout
-        self._con = duckdb.connect(
-            ":memory:",
-            config={
-                "enable_external_access": False,
-                "autoinstall_known_extensions": False,
-                "autoload_known_extensions": False,
-                "allow_community_extensions": False,
-                "threads": 1,
-                "memory_limit": memory_limit,
-            },
-        )
-        self._con.execute("SET lock_configuration = true")
+        self._con = sandboxed_connection(memory_limit)
         self._watchdog = _Watchdog(self._con)
         self._schema_ddl: str | None = None
         self._next_fid = 0

@@ -115,9 +115,9 @@ def _load_file(path: Path, dialect: str) -> Schema:
     text = _decode(data, path)
     try:
         if suffix == ".json":
-            return parse_mapping(_load_json(text))
+            return parse_mapping(load_json_text(text))
         if suffix in {".yaml", ".yml"}:
-            return parse_mapping(_load_yaml(text))
+            return parse_mapping(load_yaml_text(text))
         return parse_ddl(text, dialect)
     except SchemaError as err:
         raise SchemaError(err.kind, f"{path}: {err.message}", line=err.line, col=err.col) from err
@@ -137,7 +137,8 @@ def _decode(data: bytes, path: Path) -> str:
         ) from err
 
 
-def _load_json(text: str) -> object:
+def load_json_text(text: str) -> object:
+    """JSON text as data; duplicate keys and syntax errors raise :class:`SchemaError`."""
     def no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
         # json keeps the last of two equal keys; a table defined twice must not vanish.
         result: dict[str, object] = {}
@@ -176,7 +177,9 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
-def _load_yaml(text: str) -> object:
+def load_yaml_text(text: str) -> object:
+    """YAML text as plain data (safe loader); duplicate keys and syntax errors raise
+    :class:`SchemaError`."""
     try:
         # Safe: _StrictLoader is a SafeLoader, which builds only plain data.
         return yaml.load(text, Loader=_StrictLoader)
