@@ -314,10 +314,10 @@ def verify(
         return None
     cause, detail = classify(comparison, cand_rows, ref_rows, cand.qualified, ref.qualified)
     name = case_name(db, schema, domains, harvested.mentioned, cause)
-    return _counterexample(db, schema, cand_rows, ref_rows, comparison, cause, detail, name)
+    return build_counterexample(db, schema, cand_rows, ref_rows, comparison, cause, detail, name)
 
 
-def _counterexample(
+def build_counterexample(
     db: Database,
     schema: Schema,
     cand_rows: ResultSet,
@@ -327,6 +327,7 @@ def _counterexample(
     detail: str,
     name: str = "any_database",
 ) -> Counterexample:
+    """The reportable form of a difference found on ``db`` (values as JSON)."""
     return Counterexample(
         tables={
             t.name: [
@@ -437,7 +438,9 @@ def _decide_constant(
     if comparison.ambiguous:
         return Verdict("unknown", evidence={"ambiguous_columns": True}, **base)
     cause, detail = classify(comparison, cand_rows, ref_rows, cand.qualified, ref.qualified)
-    example = _counterexample(Database({}), schema, cand_rows, ref_rows, comparison, cause, detail)
+    example = build_counterexample(
+        Database({}), schema, cand_rows, ref_rows, comparison, cause, detail
+    )
     return Verdict("not_equivalent", method="constant", counterexample=example, **base)
 
 

@@ -1,0 +1,6 @@
+"""Grading suites: one record per (item, candidate), item anomalies, parallel runs."""
+
+from sqlequiv.grading.item import grade
+from sqlequiv.grading.record import RECORD_KEYS, STATUSES, Record, ReferenceOutcome
+
+__all__ = ["RECORD_KEYS", "STATUSES", "Record", "ReferenceOutcome", "grade"]

@@ -1,0 +1,190 @@
+"""Run tasks: in this process, or on local worker processes that a bad task cannot take down.
+
+:class:`LocalPool` starts one process per worker (``spawn``: no state is
+inherited from the parent, whose threads a ``fork`` would copy half-way). The
+parent sends one task at a time to each idle worker over a pipe and waits
+on all pipes and process sentinels at once, so it notices at once when a
+worker dies (a crash inside DuckDB, the out-of-memory killer) and when a
+task overruns its wall clock. Either way the worker is killed and replaced,
+and the task gets an ``error`` result: the other tasks are not touched.
+Results come back in completion order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlequiv.grading.worker import Settings, Task, Worker, failed_result
+from sqlequiv.suite.load import SuiteDocument
+from sqlequiv.suite.model import Suite
+
+Result = tuple[Task, dict[str, Any]]
+
+
+class Pool(Protocol):
+    """Runs tasks and yields each with its result, as they complete."""
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[Result]: ...
+
+    def close(self) -> None: ...
+
+
+class InlinePool:
+    """Tasks one after the other in this process (no isolation; for tests and libraries)."""
+
+    def __init__(self, document: SuiteDocument, settings: Settings) -> None:
+        self.worker = Worker(document, settings)
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[Result]:
+        for task in tasks:
+            yield task, self.worker.handle(task)
+
+    def close(self) -> None:
+        pass
+
+
+def _serve(
+    conn: multiprocessing.connection.Connection, document: SuiteDocument, settings: Settings
+) -> None:
+    """A worker process: build the suite, then answer tasks until told to stop."""
+    # Ctrl-C reaches the whole process group; the parent decides what happens.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker = Worker(document, settings)
+    conn.send(("ready", None))
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        try:
+            conn.send(("done", worker.handle(task)))
+        except Exception as err:  # a bug in sqlequiv: report it on this task, keep serving
+            conn.send(("failed", f"{type(err).__name__}: {err}"))
+
+
+@dataclass
+class _Slot:
+    process: Any
+    conn: multiprocessing.connection.Connection
+    task: Task | None = None
+    started: float = 0.0
+
+
+class LocalPool:
+    """``workers`` processes, each with its own suite and DuckDB connection."""
+
+    def __init__(
+        self, document: SuiteDocument, settings: Settings, suite: Suite, workers: int | None = None
+    ) -> None:
+        self.document = document
+        self.settings = settings
+        self.suite = suite
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._context = multiprocessing.get_context("spawn")
+        self._slots: list[_Slot] = []
+        #: Workers replaced after a crash or a timeout.
+        self.replaced = 0
+
+    def _start(self) -> _Slot:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(
+            target=_serve, args=(child, self.document, self.settings), daemon=True
+        )
+        process.start()
+        child.close()
+        slot = _Slot(process, parent)
+        return slot
+
+    def _ensure_started(self) -> None:
+        while len(self._slots) < self.workers:
+            self._slots.append(self._start())
+        for slot in self._slots:
+            if slot.task is None and slot.started == 0.0:
+                # Wait for the suite to be built, so a worker's start-up is not billed
+                # to its first task's timeout.
+                message = slot.conn.recv()
+                assert message[0] == "ready"
+                slot.started = -1.0
+
+    def _replace(self, slot: _Slot) -> None:
+        with contextlib.suppress(Exception):
+            slot.process.kill()
+            slot.process.join(5)
+        slot.conn.close()
+        self.replaced += 1
+        fresh = self._start()
+        message = fresh.conn.recv()
+        assert message[0] == "ready"
+        fresh.started = -1.0
+        self._slots[self._slots.index(slot)] = fresh
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[Result]:
+        self._ensure_started()
+        pending = deque(tasks)
+        timeout = self.settings.task_timeout
+        while pending or any(s.task is not None for s in self._slots):
+            for slot in self._slots:
+                if slot.task is None and pending:
+                    slot.task = pending.popleft()
+                    slot.started = time.monotonic()
+                    slot.conn.send(slot.task)
+            busy = [s for s in self._slots if s.task is not None]
+            now = time.monotonic()
+            wait_for = max(0.0, min(s.started + timeout - now for s in busy))
+            handles: list[Any] = [s.conn for s in busy] + [s.process.sentinel for s in busy]
+            ready = multiprocessing.connection.wait(handles, timeout=wait_for)
+            for slot in busy:
+                task = slot.task
+                assert task is not None
+                if slot.conn in ready:
+                    try:
+                        status, payload = slot.conn.recv()
+                    except (EOFError, OSError):
+                        status, payload = "crashed", None
+                    if status == "done":
+                        slot.task = None
+                        yield task, payload
+                        continue
+                    if status == "failed":
+                        slot.task = None
+                        yield task, failed_result(self.suite, task, "internal_error", payload)
+                        continue
+                elif slot.process.sentinel not in ready:
+                    if time.monotonic() - slot.started < timeout:
+                        continue
+                    self._replace(slot)
+                    yield task, failed_result(
+                        self.suite, task, "timeout",
+                        f"grading took longer than {timeout:g} s; the worker was stopped",
+                    )  # fmt: skip
+                    continue
+                code = slot.process.exitcode
+                self._replace(slot)
+                yield task, failed_result(
+                    self.suite, task, "worker_crashed",
+                    f"the worker process died (exit code {code}) while grading this pair",
+                )  # fmt: skip
+
+    def close(self) -> None:
+        for slot in self._slots:
+            with contextlib.suppress(Exception):
+                slot.conn.send(None)
+        deadline = time.monotonic() + 2
+        for slot in self._slots:
+            slot.process.join(max(0.0, deadline - time.monotonic()))
+            if slot.process.is_alive():
+                slot.process.kill()
+                slot.process.join(1)
+            slot.conn.close()
+        self._slots = []

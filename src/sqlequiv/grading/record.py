@@ -1,0 +1,138 @@
+"""The record of grading one (item, candidate): a fixed set of keys, nulls included.
+
+A record on disk has every key whether its value is known or not, so "not
+measured" (null) and "absent" never collapse: a reader can tell a pass that
+was never proved (``proved: false``) from a record with no pass at all
+(``proved: null``). ``reference_kind`` travels with every record so a record
+whose ``matched_reference`` is null says why.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["pass", "fail", "unknown", "error", "anomaly"]
+STATUSES: tuple[Status, ...] = ("pass", "fail", "unknown", "error", "anomaly")
+
+#: Version of the record layout; bumped when a key changes meaning.
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ReferenceOutcome:
+    """How the candidate fared against one accepted reference."""
+
+    name: str
+    #: equivalent | not_equivalent | unknown | error | not_checked
+    verdict: str
+    method: str | None = None
+    cause: str | None = None
+    detail: str | None = None
+    #: The named fixture that refuted the candidate, or None (a generated database did).
+    fixture: str | None = None
+    counterexample: dict[str, Any] | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "verdict": self.verdict,
+            "method": self.method,
+            "cause": self.cause,
+            "detail": self.detail,
+            "fixture": self.fixture,
+            "counterexample": self.counterexample,
+            "evidence": self.evidence,
+        }
+
+
+@dataclass(frozen=True)
+class Record:
+    """The grade of one candidate for one item.
+
+    ``status`` is ``pass`` (``proved`` says whether a proof or only the absence
+    of a counterexample stands behind it), ``fail`` (a verified counterexample
+    or a violated predicate refutes every accepted answer), ``unknown``,
+    ``error`` (the candidate is not a read-only query that executes) or
+    ``anomaly`` (the item itself is broken: the candidate is neither passed
+    nor failed).
+
+    Example:
+        >>> r = Record("q-1", 0, "query", "anomaly", anomaly={"kind": "missing_reference"})
+        >>> d = r.to_dict()
+        >>> d["passed"], d["proved"], d["matched_reference"], d["anomaly"]["kind"]
+        (None, None, None, 'missing_reference')
+    """
+
+    item_id: str
+    sample: int | str
+    reference_kind: str
+    status: Status
+    proved: bool | None = None
+    matched_reference: str | None = None
+    method: str | None = None
+    cause: str | None = None
+    detail: str | None = None
+    counterexample: dict[str, Any] | None = None
+    references: tuple[ReferenceOutcome, ...] = ()
+    fixtures: dict[str, str] = field(default_factory=dict)
+    predicate: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    anomaly: dict[str, Any] | None = None
+    candidate_sql: str | None = None
+    candidate_meta: dict[str, Any] = field(default_factory=dict)
+    item_meta: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    sqlequiv_version: str | None = None
+    #: The sample whose identical SQL was graded for this one (graded once, recorded twice).
+    duplicate_of: int | str | None = None
+
+    @property
+    def passed(self) -> bool | None:
+        """True for a pass, False for a fail, unknown or error; None for an anomaly."""
+        if self.status == "anomaly":
+            return None
+        return self.status == "pass"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What identifies the pair in a results file (resuming skips it)."""
+        return (self.item_id, str(self.sample))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every key, always; nulls are written, never dropped."""
+        return {
+            "record_version": RECORD_VERSION,
+            "item_id": self.item_id,
+            "sample": self.sample,
+            "reference_kind": self.reference_kind,
+            "status": self.status,
+            "passed": self.passed,
+            "proved": self.proved,
+            "matched_reference": self.matched_reference,
+            "method": self.method,
+            "cause": self.cause,
+            "detail": self.detail,
+            "counterexample": self.counterexample,
+            "references": [r.to_dict() for r in self.references],
+            "fixtures": self.fixtures,
+            "predicate": self.predicate,
+            "error": self.error,
+            "anomaly": self.anomaly,
+            "candidate_sql": self.candidate_sql,
+            "candidate_meta": self.candidate_meta,
+            "item_meta": self.item_meta,
+            "timings": self.timings,
+            "sqlequiv_version": self.sqlequiv_version,
+            "duplicate_of": self.duplicate_of,
+        }
+
+    def to_json(self) -> str:
+        """One line of a results file."""
+        return json.dumps(self.to_dict(), sort_keys=False, allow_nan=False, default=str)
+
+
+#: The keys of every record on disk, in order.
+RECORD_KEYS: tuple[str, ...] = tuple(Record("", 0, "query", "error").to_dict())

@@ -1,0 +1,147 @@
+"""Candidates in, records out: the JSONL files of a grading run, and resuming one.
+
+A results file is append-only: each record is one ``write`` of one complete
+line, flushed at once, so an interrupted run loses at most the pairs still
+being graded. Rerunning with the same file skips every (item, sample) it
+holds; a torn last line (the machine died mid-write) is cut off first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from sqlequiv.grading.worker import Task
+from sqlequiv.suite.load import Problem, SuiteError
+from sqlequiv.suite.model import Suite
+
+_CANDIDATE_KEYS = ("id", "sql", "sample")
+
+
+def read_candidates(path: str | Path, suite: Suite) -> list[Task]:
+    """Grading tasks from a candidates JSONL (``{"id", "sql"[, "sample", ...]}`` per line).
+
+    Every problem (bad JSON, unknown item id, missing SQL, a repeated
+    sample) is reported at once, by line.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise SuiteError([Problem("candidates", f"cannot read {path}: {err}")]) from err
+    tasks: list[Task] = []
+    problems: list[Problem] = []
+    counts: dict[str, int] = {}
+    seen: set[tuple[str, str]] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path.name} line {number}"
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as err:
+            problems.append(Problem(where, f"invalid JSON: {err.msg}"))
+            continue
+        if not isinstance(entry, dict):
+            problems.append(Problem(where, "expected an object with `id` and `sql`"))
+            continue
+        item_id, sql = entry.get("id"), entry.get("sql")
+        if isinstance(item_id, int) and not isinstance(item_id, bool):
+            item_id = str(item_id)
+        if not isinstance(item_id, str) or item_id not in suite:
+            problems.append(Problem(where, f"id {item_id!r} is not an item of the suite"))
+            continue
+        if not isinstance(sql, str):
+            problems.append(Problem(where, "`sql` must be a string (an empty one is graded)"))
+            continue
+        sample = entry.get("sample", counts.get(item_id, 0))
+        counts[item_id] = counts.get(item_id, 0) + 1
+        if not isinstance(sample, int | str) or isinstance(sample, bool):
+            problems.append(Problem(where, "`sample` must be an integer or a string"))
+            continue
+        key = (item_id, str(sample))
+        if key in seen:
+            problems.append(Problem(where, f"{item_id} sample {sample!r} appears twice"))
+            continue
+        seen.add(key)
+        meta = {k: v for k, v in entry.items() if k not in _CANDIDATE_KEYS}
+        tasks.append(Task("grade", item_id, sample, sql, meta))
+    if problems:
+        raise SuiteError(problems)
+    return tasks
+
+
+def read_results(path: str | Path) -> list[dict[str, Any]]:
+    """The complete records of a results file, cutting off a torn last line."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end < len(data):
+        with open(path, "r+b") as handle:  # a line without its newline was never finished
+            handle.truncate(end)
+        data = data[:end]
+    records = []
+    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as err:
+            raise SuiteError(
+                [Problem(f"{path.name} line {number}", f"not a record: {err.msg}")]
+            ) from err
+    return records
+
+
+def pending_tasks(tasks: list[Task], done: list[dict[str, Any]]) -> list[Task]:
+    """The tasks a results file does not hold yet.
+
+    A record for the same (item, sample) with different SQL means the file
+    belongs to another candidates file: that is an error, not a skip.
+    """
+    by_key = {(str(r.get("item_id")), str(r.get("sample"))): r for r in done}
+    problems = []
+    todo = []
+    for task in tasks:
+        record = by_key.get(task.key)
+        if record is None:
+            todo.append(task)
+        elif record.get("candidate_sql") != task.sql:
+            problems.append(
+                Problem(
+                    "results",
+                    f"{task.item_id} sample {task.sample!r} was graded with different SQL; "
+                    "use another --out for these candidates",
+                )
+            )
+    if problems:
+        raise SuiteError(problems)
+    return todo
+
+
+class ResultWriter:
+    """Appends records, one flushed line each; syncs to disk at most every ``sync_every`` s."""
+
+    def __init__(self, path: str | Path, sync_every: float = 2.0) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        self._sync_every = sync_every
+        self._synced = time.monotonic()
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._handle.write(json.dumps(record, allow_nan=False, default=str) + "\n")
+        self._handle.flush()
+        if time.monotonic() - self._synced >= self._sync_every:
+            os.fsync(self._handle.fileno())
+            self._synced = time.monotonic()
+
+    def close(self) -> None:
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        self._handle.close()

@@ -1,0 +1,204 @@
+"""A grading run: suite + candidates -> results JSONL + anomalies.json + summary.
+
+The run is resumable: records already in the results file are skipped, item
+audits already in ``anomalies.json`` (for the same suite content) are
+reused. Every record is written the moment it arrives, so an interrupt
+loses only the pairs in flight; ``anomalies.json`` is rewritten atomically
+(temporary file, then rename) at the end and when interrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlequiv.grading.pools import InlinePool, LocalPool, Pool
+from sqlequiv.grading.progress import Progress
+from sqlequiv.grading.results import ResultWriter, pending_tasks, read_candidates, read_results
+from sqlequiv.grading.summary import summarize
+from sqlequiv.grading.worker import Settings, Task
+from sqlequiv.suite.load import SuiteDocument, build_suite, read_document
+from sqlequiv.suite.model import Suite
+
+Backend = Literal["local", "inline", "ray"]
+BACKENDS: tuple[Backend, ...] = ("local", "inline", "ray")
+
+
+@dataclass
+class RunResult:
+    """What a run did: the summary over every record of its candidates, old and new."""
+
+    summary: dict[str, Any]
+    graded_now: int
+    resumed: int
+    anomalies: list[dict[str, Any]]
+    seconds: float
+    interrupted: bool = False
+    workers_replaced: int = 0
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def pairs_per_second(self) -> float:
+        return self.graded_now / self.seconds if self.seconds > 0 else 0.0
+
+
+def anomalies_path(out: Path) -> Path:
+    """``anomalies.json`` beside the results file."""
+    return out.parent / "anomalies.json"
+
+
+def grade_suite(
+    suite_path: str | Path,
+    candidates_path: str | Path,
+    out: str | Path,
+    *,
+    backend: Backend = "local",
+    jobs: int | None = None,
+    settings: Settings | None = None,
+    ray_address: str | None = None,
+    audit: bool = True,
+    progress: Progress | None = None,
+    on_pool: Callable[[Pool], None] | None = None,
+) -> RunResult:
+    """Grade every candidate of ``candidates_path`` against the suite, appending to ``out``.
+
+    Raises :class:`~sqlequiv.suite.SuiteError` (listing every problem) for a
+    suite, candidates file or results file that cannot be used, before
+    anything is graded. ``KeyboardInterrupt`` stops the run after saving
+    what is done; the result then says ``interrupted``.
+    """
+    settings = settings or Settings()
+    out = Path(out)
+    started = time.monotonic()
+    document = read_document(suite_path)
+    suite = build_suite(document)
+    tasks = read_candidates(candidates_path, suite)
+    previous = read_results(out)
+    todo = pending_tasks(tasks, previous)
+    wanted = {t.key for t in tasks}
+    kept = [r for r in previous if (str(r.get("item_id")), str(r.get("sample"))) in wanted]
+
+    digest = _suite_digest(document)
+    audits = _previous_audits(anomalies_path(out), digest) if audit else {}
+    item_ids = list(dict.fromkeys(t.item_id for t in tasks))
+    audit_tasks = [Task("audit", i) for i in item_ids if audit and i not in audits]
+
+    new_records: list[dict[str, Any]] = []
+    interrupted = False
+    pool = _pool(backend, document, settings, suite, jobs, ray_address)
+    if on_pool is not None:
+        on_pool(pool)
+    if progress is not None:
+        progress.total = len(todo)
+    writer = ResultWriter(out)
+    # Samples often repeat a query word for word: each distinct (item, SQL) is graded once.
+    twins: dict[tuple[str, str], list[Task]] = {}
+    unique: list[Task] = []
+    for task in todo:
+        group = twins.setdefault((task.item_id, task.sql), [])
+        if not group:
+            unique.append(task)
+        group.append(task)
+    try:
+        for task, result in pool.run([*audit_tasks, *unique]):
+            if task.kind == "audit":
+                audits[task.item_id] = result["anomalies"]
+                continue
+            for n, twin in enumerate(twins[(task.item_id, task.sql)]):
+                record = result if n == 0 else _twin_record(result, twin, task)
+                writer.write(record)
+                new_records.append(record)
+                if progress is not None:
+                    progress.update(str(record.get("status")))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        writer.close()
+        replaced = getattr(pool, "replaced", 0)
+        pool.close()
+        if audit:
+            _write_anomalies(anomalies_path(out), digest, suite, audits)
+    if progress is not None:
+        progress.finish()
+    records = kept + new_records
+    anomalies = [a for i in item_ids for a in audits.get(i, [])]
+    return RunResult(
+        summary=summarize(records),
+        graded_now=len(new_records),
+        resumed=len(kept),
+        anomalies=anomalies,
+        seconds=time.monotonic() - started,
+        interrupted=interrupted,
+        workers_replaced=replaced,
+        records=records,
+    )
+
+
+def _twin_record(result: dict[str, Any], twin: Task, graded: Task) -> dict[str, Any]:
+    """The record of ``graded`` for ``twin``, which has the same SQL."""
+    return {
+        **result,
+        "sample": twin.sample,
+        "candidate_meta": dict(twin.meta),
+        "duplicate_of": graded.sample,
+    }
+
+
+def _pool(
+    backend: Backend,
+    document: SuiteDocument,
+    settings: Settings,
+    suite: Suite,
+    jobs: int | None,
+    ray_address: str | None,
+) -> Pool:
+    if backend == "inline":
+        return InlinePool(document, settings)
+    if backend == "ray":
+        from sqlequiv.grading.ray_pool import RayPool  # imports ray only when asked
+
+        return RayPool(document, settings, suite, address=ray_address or "auto", workers=jobs)
+    return LocalPool(document, settings, suite, workers=jobs)
+
+
+def _suite_digest(document: SuiteDocument) -> str:
+    payload = json.dumps([document.data, dict(document.files)], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _previous_audits(path: Path, digest: str) -> dict[str, list[dict[str, Any]]]:
+    """Audits of an earlier run of the same suite content (empty if the suite changed)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("suite_sha256") != digest:
+        return {}
+    audited = data.get("items_audited") or []
+    found: dict[str, list[dict[str, Any]]] = {str(i): [] for i in audited}
+    for anomaly in data.get("anomalies") or []:
+        found.setdefault(str(anomaly.get("item_id")), []).append(anomaly)
+    return found
+
+
+def _write_anomalies(
+    path: Path, digest: str, suite: Suite, audits: dict[str, list[dict[str, Any]]]
+) -> None:
+    order = {item.id: n for n, item in enumerate(suite.items)}
+    audited = sorted(audits, key=lambda i: order.get(i, len(order)))
+    document = {
+        "suite": str(suite.path) if suite.path else None,
+        "suite_sha256": digest,
+        "items_audited": audited,
+        "anomalies": [a for i in audited for a in audits[i]],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(temporary, path)

@@ -1,0 +1,120 @@
+"""The end-of-run summary: pass rate, failures by cause, unknowns, errors by kind, anomalies.
+
+The pass rate counts every graded pair except those of anomalous items
+(which are neither passes nor failures of the candidate): a candidate that
+does not parse or execute counts as not passed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlequiv.grading.run import RunResult
+
+
+def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Counts for a run.
+
+    Example:
+        >>> s = summarize([{"status": "pass", "proved": True}, {"status": "fail",
+        ...     "cause": "grain"}, {"status": "anomaly", "item_id": "q9"}])
+        >>> s["graded"], s["passed"], s["pass_rate"], s["failures_by_cause"]
+        (2, 1, 0.5, {'grain': 1})
+    """
+    status: Counter[str] = Counter()
+    causes: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    proved = unrefuted = 0
+    anomalous_items: set[str] = set()
+    items: set[str] = set()
+    for record in records:
+        kind = str(record.get("status"))
+        status[kind] += 1
+        items.add(str(record.get("item_id")))
+        if kind == "pass":
+            if record.get("proved"):
+                proved += 1
+            else:
+                unrefuted += 1
+        elif kind == "fail":
+            causes[str(record.get("cause") or "unclassified")] += 1
+        elif kind == "error":
+            error = record.get("error") or {}
+            errors[str(error.get("kind") or "unknown")] += 1
+        elif kind == "anomaly":
+            anomalous_items.add(str(record.get("item_id")))
+    graded = sum(n for s, n in status.items() if s != "anomaly")
+    return {
+        "pairs": sum(status.values()),
+        "items": len(items),
+        "graded": graded,
+        "passed": status["pass"],
+        "pass_rate": status["pass"] / graded if graded else None,
+        "proved_passes": proved,
+        "unrefuted_passes": unrefuted,
+        "failed": status["fail"],
+        "failures_by_cause": dict(causes.most_common()),
+        "unknown": status["unknown"],
+        "errors": status["error"],
+        "errors_by_kind": dict(errors.most_common()),
+        "anomalous_pairs": status["anomaly"],
+        "anomalous_items": sorted(anomalous_items),
+    }
+
+
+def render_summary(summary: Mapping[str, Any], anomalies: int | None = None) -> str:
+    """The summary as an aligned text table."""
+    graded = summary["graded"]
+    rate = summary["pass_rate"]
+    rows: list[tuple[str, str]] = [
+        ("pairs", f"{summary['pairs']} ({summary['items']} items)"),
+        (
+            "pass rate",
+            f"{rate:.1%} ({summary['passed']}/{graded})" if rate is not None else "- (none graded)",
+        ),
+        ("  proved", str(summary["proved_passes"])),
+        ("  unrefuted", str(summary["unrefuted_passes"])),
+        ("fail", str(summary["failed"])),
+    ]
+    rows += [(f"  {cause}", str(n)) for cause, n in summary["failures_by_cause"].items()]
+    rows.append(("unknown", str(summary["unknown"])))
+    rows.append(("error", str(summary["errors"])))
+    rows += [(f"  {kind}", str(n)) for kind, n in summary["errors_by_kind"].items()]
+    items = summary["anomalous_items"]
+    shown = ", ".join(items[:5]) + (", ..." if len(items) > 5 else "")
+    rows.append(
+        ("anomaly", f"{summary['anomalous_pairs']} pairs" + (f" (items {shown})" if items else ""))
+    )
+    if anomalies is not None:
+        rows.append(("item anomalies", f"{anomalies} (see anomalies.json)"))
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label.ljust(width)}  {value}" for label, value in rows)
+
+
+def render_run(result: RunResult, out: Path) -> str:
+    """What ``sqlequiv grade`` prints at the end of a run."""
+    head = (
+        f"graded {result.graded_now} pairs in {result.seconds:.1f} s "
+        f"({result.pairs_per_second:.2f} pairs/s)"
+    )
+    if result.resumed:
+        head += f"; {result.resumed} already in {out.name}"
+    if result.workers_replaced:
+        head += f"; {result.workers_replaced} workers replaced"
+    lines = [head, "", render_summary(result.summary, len(result.anomalies))]
+    if result.anomalies:
+        lines.append("")
+        lines.append("item anomalies:")
+        for anomaly in result.anomalies[:20]:
+            ref = f" [{anomaly['reference']}]" if anomaly.get("reference") else ""
+            lines.append(
+                f"  {anomaly['item_id']}{ref}: {anomaly['kind']} ({anomaly['severity']}): "
+                f"{anomaly['detail']}"
+            )
+        if len(result.anomalies) > 20:
+            lines.append(f"  ... {len(result.anomalies) - 20} more in anomalies.json")
+    return "\n".join(lines)

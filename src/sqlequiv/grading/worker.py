@@ -1,0 +1,109 @@
+"""What a grading worker does, whatever runs it (this process, a local process, a Ray actor).
+
+A worker builds the suite once from its :class:`SuiteDocument` (so it has
+its own parsed schemas and fixtures) and then uses one DuckDB connection for
+every task it handles. A task is either grading one (item, candidate) pair or
+auditing one item; the answer is plain JSON-ready data, so it crosses
+process and machine boundaries unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sqlequiv._version import __version__
+from sqlequiv.execute import shared_executor
+from sqlequiv.grading.anomalies import audit_item
+from sqlequiv.grading.item import grade
+from sqlequiv.grading.record import Record
+from sqlequiv.options import Options
+from sqlequiv.suite.load import SuiteDocument, build_suite
+from sqlequiv.suite.model import Suite
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: ``grade`` a candidate, or ``audit`` an item."""
+
+    kind: Literal["grade", "audit"]
+    item_id: str
+    sample: int | str = 0
+    sql: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.item_id, str(self.sample))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to grade: check options, strictness, predicate effort, and the per-task wall clock."""
+
+    options: Options = field(default_factory=Options)
+    strict: bool = False
+    predicate_databases: int = 30
+    #: A task still running after this many seconds is killed and recorded as an error.
+    task_timeout: float = 120.0
+
+
+class Worker:
+    """Handles tasks against one suite.
+
+    Example:
+        >>> doc = SuiteDocument({"items": [{
+        ...     "id": "q1", "question": "?", "reference_kind": "query",
+        ...     "schema": "CREATE TABLE t (a INT)",
+        ...     "accepted_references": [{"name": "r", "sql": "SELECT a FROM t"}]}]})
+        >>> Worker(doc, Settings()).handle(Task("grade", "q1", 0, "SELECT t.a FROM t"))["status"]
+        'pass'
+    """
+
+    def __init__(self, document: SuiteDocument, settings: Settings) -> None:
+        self.suite: Suite = build_suite(document)
+        self.settings = settings
+
+    def handle(self, task: Task) -> dict[str, Any]:
+        """The record (``grade``) or ``{"anomalies": [...]}`` (``audit``) for ``task``."""
+        item = self.suite.item(task.item_id)
+        engine = shared_executor(self.settings.options.query_timeout)
+        if task.kind == "audit":
+            return {"anomalies": audit_item(item, self.settings.options, executor=engine)}
+        record = grade(
+            item,
+            task.sql,
+            self.settings.options,
+            sample=task.sample,
+            candidate_meta=task.meta,
+            strict=self.settings.strict,
+            predicate_databases=self.settings.predicate_databases,
+            executor=engine,
+        )
+        return record.to_dict()
+
+
+def failed_result(suite: Suite, task: Task, kind: str, message: str) -> dict[str, Any]:
+    """The result of a task whose worker died or ran out of time (written by the parent)."""
+    item = suite.item(task.item_id)
+    if task.kind == "audit":
+        anomaly = {
+            "item_id": task.item_id,
+            "kind": "audit_failed",
+            "severity": "warning",
+            "reference": None,
+            "detail": f"{kind}: {message}",
+            "counterexample": None,
+        }
+        return {"anomalies": [anomaly]}
+    return Record(
+        item_id=task.item_id,
+        sample=task.sample,
+        reference_kind=item.reference_kind,
+        status="error",
+        error={"side": "candidate", "kind": kind, "message": message, "line": None, "col": None},
+        candidate_sql=task.sql,
+        candidate_meta=dict(task.meta),
+        item_meta=dict(item.meta),
+        sqlequiv_version=__version__,
+    ).to_dict()
