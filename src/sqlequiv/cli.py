@@ -16,9 +16,15 @@ from pathlib import Path
 from sqlequiv.api import check, distinguishing_fixtures
 from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.export import write_fixtures
+from sqlequiv.grading.progress import Progress
+from sqlequiv.grading.ray_pool import RayUnavailable
+from sqlequiv.grading.run import BACKENDS, grade_suite
+from sqlequiv.grading.summary import render_run
+from sqlequiv.grading.worker import Settings
 from sqlequiv.options import Options
 from sqlequiv.render import render
 from sqlequiv.schema import Schema, load_schema
+from sqlequiv.suite.load import SuiteError
 from sqlequiv.verdict import EXIT_CODES, ErrorInfo, Verdict
 
 #: Largest query file read, in bytes; the guard applies its own limit after decoding.
@@ -55,24 +61,46 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--dialect", default="duckdb", help="sqlglot dialect of the queries and DDL")
         p.add_argument("--json", action="store_true", help="print the verdict as JSON")
-        p.add_argument("--seed", type=int, default=0, help="seed of the fixture search")
-        p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
-        p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
-        p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
-        p.add_argument("--timeout", type=float, default=Options.query_timeout, help="per query, s")
-        p.add_argument("--float-tolerance", type=float, default=Options.float_tolerance)
-        p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
-        p.add_argument("--keep-column-order", action="store_true", help="columns must align")
-        p.add_argument("--ignore-order", action="store_true", help="never check row order")
-        p.add_argument("--no-symbolic", action="store_true", help="skip z3 proofs and bounds")
-        p.add_argument("--max-bound", type=int, default=Options.max_bound, help="rows per table")
-        p.add_argument(
-            "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
-        )
+        _add_check_options(p)
         if name == "fixtures":
             p.add_argument("--out", required=True, help="directory to write fixtures into")
             p.add_argument("--limit", type=int, default=5, help="most fixtures to write")
+    g = sub.add_parser("grade", help="grade a candidates file against a suite")
+    g.add_argument("suite", help="suite file (.yaml/.yml or .jsonl)")
+    g.add_argument("candidates", help='JSONL of {"id": ..., "sql": ...} lines')
+    g.add_argument("--out", required=True, help="results JSONL (appended to; reruns resume)")
+    g.add_argument("--backend", choices=BACKENDS, default="local", help="where workers run")
+    g.add_argument("--jobs", type=int, default=None, help="workers (default: one per core)")
+    g.add_argument("--ray-address", default=None, help="Ray cluster address (default: auto)")
+    g.add_argument("--strict", action="store_true", help="a pass must be proved: unrefuted "
+                   "passes become unknown")  # fmt: skip
+    g.add_argument("--predicate-databases", type=int, default=Settings.predicate_databases,
+                   help="generated databases each predicate is checked on")  # fmt: skip
+    g.add_argument("--task-timeout", type=float, default=Settings.task_timeout,
+                   help="wall-clock limit per pair, s (the worker is replaced)")  # fmt: skip
+    g.add_argument("--no-audit", action="store_true", help="skip the item anomaly audit")
+    g.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show progress (default: when stderr is a terminal)")  # fmt: skip
+    g.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _add_check_options(g)
     return parser
+
+
+def _add_check_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="seed of the fixture search")
+    p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
+    p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
+    p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
+    p.add_argument("--timeout", type=float, default=Options.query_timeout, help="per query, s")
+    p.add_argument("--float-tolerance", type=float, default=Options.float_tolerance)
+    p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
+    p.add_argument("--keep-column-order", action="store_true", help="columns must align")
+    p.add_argument("--ignore-order", action="store_true", help="never check row order")
+    p.add_argument("--no-symbolic", action="store_true", help="skip z3 proofs and bounds")
+    p.add_argument("--max-bound", type=int, default=Options.max_bound, help="rows per table")
+    p.add_argument(
+        "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -99,10 +127,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_bound=args.max_bound,
             bounded_time_budget=args.bounded_time_budget,
         )
+        if args.command == "grade":
+            return _grade(args, options)
         candidate = _read_query(args.candidate, "candidate")
         reference = _read_query(args.reference, "reference")
         schema: Schema = load_schema(args.schema, args.dialect)
     except SqlequivError as err:
+        if args.command == "grade":
+            print(f"sqlequiv: error: {err}", file=sys.stderr)
+            return 2
         return _emit(
             Verdict("error", error=ErrorInfo(err.side, err.kind, err.message, err.line, err.col)),
             args.json,
@@ -119,6 +152,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif not args.json:
         print("no distinguishing database found; nothing written")
     return _emit(verdict, args.json)
+
+
+def _grade(args: argparse.Namespace, options: Options) -> int:
+    """``sqlequiv grade``: exit 0 when the run completes, 2 for unusable input, 130 when
+    interrupted (everything graded so far is kept; rerun to resume)."""
+    if args.jobs is not None and args.jobs < 1:
+        print("sqlequiv: error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    settings = Settings(
+        options=options,
+        strict=args.strict,
+        predicate_databases=max(0, args.predicate_databases),
+        task_timeout=args.task_timeout,
+    )
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    progress = Progress(0, sys.stderr) if show else None
+    try:
+        result = grade_suite(
+            args.suite,
+            args.candidates,
+            args.out,
+            backend=args.backend,
+            jobs=args.jobs,
+            settings=settings,
+            ray_address=args.ray_address,
+            audit=not args.no_audit,
+            progress=progress,
+        )
+    except SuiteError as err:
+        print(f"sqlequiv: error: {err}", file=sys.stderr)
+        return 2
+    except RayUnavailable as err:
+        print(f"sqlequiv: error: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({**result.summary, "anomalies": result.anomalies}, indent=2, default=str))
+    else:
+        print(render_run(result, Path(args.out)))
+    if result.interrupted:
+        print(
+            f"interrupted: {result.graded_now} records written to {args.out}; "
+            "rerun the same command to resume",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
 
 
 def _read_query(path: str, side: Side) -> str:
