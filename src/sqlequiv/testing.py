@@ -1,0 +1,191 @@
+"""Assertions for test suites: ``assert_equivalent`` and ``assert_not_equivalent``.
+
+They call :func:`sqlequiv.check` and raise a plain ``AssertionError`` whose
+message explains the verdict: for two queries that differ, the database that
+tells them apart (every table, as a small text table), both results and the
+rows one has and the other lacks. They work under pytest, unittest or plain
+``assert``-free scripts alike; under pytest the helper's own frame is hidden
+from the traceback.
+
+Example:
+    >>> ddl = "CREATE TABLE t (a INT)"
+    >>> assert_equivalent("SELECT a FROM t WHERE NOT a <= 1", "SELECT a FROM t WHERE a > 1",
+    ...                   schema=ddl).method
+    'normalized'
+    >>> assert_equivalent("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
+    ...                   schema=ddl)
+    Traceback (most recent call last):
+    ...
+    AssertionError: the candidate query is NOT EQUIVALENT to the reference (found by ...)
+    ...
+    missing rows (in the reference result, not in the candidate's):
+      a
+      -
+      1
+    ...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlequiv import api
+from sqlequiv.api import SchemaSource
+from sqlequiv.errors import SqlequivError
+from sqlequiv.options import Options
+from sqlequiv.render import render, table_lines
+from sqlequiv.schema import load_schema
+from sqlequiv.verdict import Counterexample, Verdict
+
+__all__ = ["assert_equivalent", "assert_not_equivalent"]
+
+
+def assert_equivalent(
+    candidate: str,
+    reference: str,
+    *,
+    schema: SchemaSource,
+    dialect: str = "duckdb",
+    options: Options | None = None,
+    allow_unknown: bool = False,
+) -> Verdict:
+    """Assert that ``candidate`` returns the same rows as ``reference`` on every database.
+
+    Args:
+        candidate: The query under test.
+        reference: The query it must match.
+        schema: Anything :func:`sqlequiv.load_schema` accepts.
+        dialect: The sqlglot dialect of both queries (and of DDL text).
+        options: What "the same rows" means and how hard to search; the defaults if None.
+        allow_unknown: Also pass when the check neither proves nor refutes
+            equivalence (no counterexample was found, but nothing was proved).
+
+    Returns:
+        The verdict (``equivalent``, or ``unknown`` with ``allow_unknown``).
+
+    Raises:
+        AssertionError: Any other verdict. The message names the verdict and
+            the method; for ``not_equivalent`` it shows the cause, the
+            distinguishing database, both results and the missing and extra
+            rows; for ``unknown`` what was tried; for ``error`` which query
+            failed, how, and why.
+
+    Example:
+        >>> assert_equivalent("SELECT b, a FROM t", "SELECT a, b FROM t",
+        ...                   schema="CREATE TABLE t (a INT, b INT)").verdict
+        'equivalent'
+    """
+    __tracebackhide__ = True
+    verdict = api.check(candidate, reference, schema, dialect, options)
+    if verdict.verdict == "equivalent" or (allow_unknown and verdict.verdict == "unknown"):
+        return verdict
+    raise AssertionError(_message(verdict, candidate, reference, schema, dialect, "equivalent"))
+
+
+def assert_not_equivalent(
+    candidate: str,
+    reference: str,
+    *,
+    schema: SchemaSource,
+    dialect: str = "duckdb",
+    options: Options | None = None,
+) -> Counterexample:
+    """Assert that some database the schema allows tells ``candidate`` and ``reference`` apart.
+
+    Returns:
+        The verified counterexample: the database and both queries' results on it.
+
+    Raises:
+        AssertionError: The verdict is ``equivalent``, ``unknown`` (no
+            counterexample found) or ``error``; the message says which and why.
+
+    Example:
+        >>> ce = assert_not_equivalent("SELECT a FROM t WHERE a > 1",
+        ...                            "SELECT a FROM t WHERE a >= 1",
+        ...                            schema="CREATE TABLE t (a INT)")
+        >>> ce.cause, ce.missing_rows
+        ('filter_window', [[1]])
+        >>> assert_not_equivalent("SELECT a FROM t", "SELECT a FROM t AS x",
+        ...                       schema="CREATE TABLE t (a INT)")
+        Traceback (most recent call last):
+        ...
+        AssertionError: expected ... NOT to be equivalent ... EQUIVALENT (proved by normalized)
+        ...
+    """
+    __tracebackhide__ = True
+    verdict = api.check(candidate, reference, schema, dialect, options)
+    if verdict.verdict == "not_equivalent" and verdict.counterexample is not None:
+        return verdict.counterexample
+    raise AssertionError(_message(verdict, candidate, reference, schema, dialect, "not_equivalent"))
+
+
+def _message(
+    verdict: Verdict,
+    candidate: str,
+    reference: str,
+    schema: SchemaSource,
+    dialect: str,
+    expected: str,
+) -> str:
+    lines = [_headline(verdict, expected)]
+    ce = verdict.counterexample
+    if verdict.verdict == "not_equivalent" and ce is not None:
+        lines.extend(_counterexample(ce, _columns(schema, dialect)))
+    else:
+        # render() writes the error line and the unknown verdict's evidence;
+        # its first line repeats the headline, its timings are noise here.
+        body = render(verdict).splitlines()[1:]
+        lines.extend(line for line in body if not line.startswith("timings: "))
+    lines += ["", "candidate query:", _indent(candidate)]
+    lines += ["", "reference query:", _indent(reference)]
+    return "\n".join(lines)
+
+
+def _headline(verdict: Verdict, expected: str) -> str:
+    method = verdict.method or "?"
+    if verdict.verdict == "not_equivalent":
+        return f"the candidate query is NOT EQUIVALENT to the reference (found by {method})"
+    if verdict.verdict == "error":
+        err = verdict.error
+        what = f"{err.side} query: {err.kind}" if err is not None else "no details"
+        return f"the check failed with an ERROR ({what}): nothing was compared"
+    if verdict.verdict == "unknown":
+        hint = " (pass allow_unknown=True to accept this)" if expected == "equivalent" else ""
+        return f"UNKNOWN: no counterexample found, not proved equivalent either{hint}"
+    return (
+        "expected the candidate query NOT to be equivalent to the reference, "
+        f"but it is EQUIVALENT (proved by {method})"
+    )
+
+
+def _counterexample(ce: Counterexample, columns: dict[str, list[str]]) -> list[str]:
+    lines = [f"cause: {ce.cause}", ce.detail, "", f"database ({ce.name}):"]
+    for table, rows in ce.tables.items():
+        header = list(rows[0]) if rows else columns.get(table, [])
+        lines.append(f"  {table}:")
+        lines.extend(_table(header, [list(r.values()) for r in rows], "    "))
+    lines += ["", "candidate result:", *_table(ce.candidate_columns, ce.candidate_rows, "  ")]
+    lines += ["", "reference result:", *_table(ce.reference_columns, ce.reference_rows, "  ")]
+    if ce.missing_rows:
+        lines += ["", "missing rows (in the reference result, not in the candidate's):"]
+        lines += _table(ce.reference_columns, ce.missing_rows, "  ")
+    if ce.extra_rows:
+        lines += ["", "extra rows (in the candidate result, not in the reference's):"]
+        lines += _table(ce.candidate_columns, ce.extra_rows, "  ")
+    return lines
+
+
+def _table(columns: list[str], rows: list[Any], indent: str) -> list[str]:
+    return [indent + line for line in table_lines(columns, [list(r) for r in rows])]
+
+
+def _columns(schema: SchemaSource, dialect: str) -> dict[str, list[str]]:
+    """Column names per table, so that an empty table still shows its header."""
+    try:
+        return {t.name: list(t.column_names) for t in load_schema(schema, dialect)}
+    except SqlequivError:
+        return {}
+
+
+def _indent(sql: str) -> str:
+    return "\n".join("  " + line for line in sql.strip().splitlines())
