@@ -43,7 +43,7 @@ from sqlequiv.fixtures.harvest import harvest
 from sqlequiv.fixtures.strategies import databases as _fixture_databases
 from sqlequiv.guard import guard_query
 from sqlequiv.schema import Schema, Table, load_schema
-from sqlequiv.schema.model import _q
+from sqlequiv.schema.model import quote_identifier as _q
 
 __all__ = ["Database", "databases", "insert_sql", "tables_of"]
 

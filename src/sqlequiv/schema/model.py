@@ -78,23 +78,25 @@ class Table:
         """
         parts = []
         for col in self.columns:
-            line = f"{_q(col.name)} {col.type_sql}"
+            line = f"{quote_identifier(col.name)} {col.type_sql}"
             if constraints and not col.nullable:
                 line += " NOT NULL"
             parts.append(line)
         if constraints:
             if self.primary_key:
-                parts.append(f"PRIMARY KEY ({', '.join(map(_q, self.primary_key))})")
+                parts.append(f"PRIMARY KEY ({', '.join(map(quote_identifier, self.primary_key))})")
             for key in self.unique:
-                parts.append(f"UNIQUE ({', '.join(map(_q, key))})")
+                parts.append(f"UNIQUE ({', '.join(map(quote_identifier, key))})")
             for fk in self.foreign_keys:
+                columns = ", ".join(map(quote_identifier, fk.columns))
+                parents = ", ".join(map(quote_identifier, fk.ref_columns))
                 parts.append(
-                    f"FOREIGN KEY ({', '.join(map(_q, fk.columns))}) REFERENCES "
-                    f"{_q(fk.ref_table)} ({', '.join(map(_q, fk.ref_columns))})"
+                    f"FOREIGN KEY ({columns}) REFERENCES "
+                    f"{quote_identifier(fk.ref_table)} ({parents})"
                 )
             for check in self.checks:
                 parts.append(f"CHECK ({check.sql('duckdb')})")
-        return f"CREATE TABLE {_q(self.name)} ({', '.join(parts)})"
+        return f"CREATE TABLE {quote_identifier(self.name)} ({', '.join(parts)})"
 
 
 @dataclass(frozen=True)
@@ -182,5 +184,11 @@ class Schema:
         return order
 
 
-def _q(name: str) -> str:
+def quote_identifier(name: str) -> str:
+    """``name`` as a quoted SQL identifier.
+
+    Example:
+        >>> print(quote_identifier("order"))
+        "order"
+    """
     return '"' + name.replace('"', '""') + '"'

@@ -23,6 +23,7 @@ from sqlequiv.database import Database, sql_literal
 from sqlequiv.execute import sandboxed_connection
 from sqlequiv.fixtures.constraints import python_violations, sql_violations
 from sqlequiv.schema.model import Schema
+from sqlequiv.schema.model import quote_identifier as _q
 
 
 class FixtureError(ValueError):
@@ -164,10 +165,6 @@ def _execute(statements: list[str], schema: Schema) -> Database:
 def _scalar(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
     row = con.execute(sql).fetchone()
     return None if row is None else row[0]
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _first_line(err: BaseException) -> str:
