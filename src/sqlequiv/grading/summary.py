@@ -41,7 +41,10 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             else:
                 unrefuted += 1
         elif kind == "fail":
-            causes[str(record.get("cause") or "unclassified")] += 1
+            cause = record.get("cause")
+            if cause is None:
+                cause = "predicate" if record.get("method") == "predicate" else "unclassified"
+            causes[str(cause)] += 1
         elif kind == "error":
             error = record.get("error") or {}
             errors[str(error.get("kind") or "unknown")] += 1
