@@ -184,3 +184,36 @@ SELECT o.customer_id, SUM(o.amount) AS total
 FROM orders o
 WHERE o.order_id IN (SELECT oi.order_id FROM order_items oi)
 GROUP BY o.customer_id;
+
+# title: YEAR() = 2026 is the same window as the half-open range; the LEFT JOIN filter in WHERE drops customers
+# expect: not_equivalent
+# cause: missing_rows
+# note: the classifier read YEAR(placed_at) = 2026 as "no bound on placed_at" and said filter_window (example suite q-0145)
+SELECT c.customer_id, COALESCE(SUM(o.amount), 0) AS total
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+WHERE year(o.placed_at) = 2026
+GROUP BY c.customer_id;
+SELECT c.customer_id, COALESCE(SUM(o.amount), 0) AS total
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+ AND o.placed_at >= '2026-01-01' AND o.placed_at < '2027-01-01'
+GROUP BY c.customer_id;
+
+# title: the same year window spelled with YEAR(), a different HAVING threshold
+# expect: not_equivalent
+# cause: extra_rows
+# note: filter_window blamed the window, which is the same (example suite q-0150)
+SELECT customer_id, COUNT(*) AS n FROM orders WHERE year(placed_at) = 2026
+GROUP BY customer_id HAVING COUNT(*) >= 2;
+SELECT customer_id, COUNT(*) AS n FROM orders
+WHERE placed_at >= '2026-01-01' AND placed_at < '2027-01-01'
+GROUP BY customer_id HAVING COUNT(*) > 2;
+
+# title: a row repeated, not a window: first orders that tie on the timestamp
+# expect: not_equivalent
+# cause: extra_rows
+# note: both queries have the same window; the difference is a duplicate row, classified filter_window before (example suite q-0154)
+SELECT o.customer_id, o.placed_at FROM orders o
+WHERE o.placed_at >= '2026-07-01' AND o.placed_at < '2026-10-01'
+  AND NOT EXISTS (SELECT 1 FROM orders e WHERE e.customer_id = o.customer_id AND e.placed_at < o.placed_at);
+SELECT customer_id, MIN(placed_at) AS placed_at FROM orders GROUP BY customer_id
+HAVING MIN(placed_at) >= '2026-07-01' AND MIN(placed_at) < '2026-10-01';

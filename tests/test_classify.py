@@ -213,6 +213,23 @@ def test_an_extra_column_is_a_projection_error(
     )
 
 
+def test_an_extra_grouping_key_that_splits_groups_is_a_grain_error(
+    con: duckdb.DuckDBPyConnection, shop: Schema
+) -> None:
+    # Per customer per month where the question asks per month (example suite q-0146):
+    # the extra key is projected too, but the cause is the grain, not the column.
+    candidate = (
+        "SELECT customer_id, month(placed_at) AS m, COUNT(*) AS n FROM orders "
+        "GROUP BY customer_id, month(placed_at)"
+    )
+    reference = "SELECT month(placed_at) AS m, COUNT(*) AS n FROM orders GROUP BY month(placed_at)"
+    cause, detail = explain(con, shop, candidate, reference)
+    assert cause == "grain"
+    assert detail.startswith(
+        "The candidate also groups by customer_id: one row per customer_id, MONTH(placed_at)"
+    )
+
+
 def test_a_missing_column_is_a_projection_error(
     con: duckdb.DuckDBPyConnection, shop: Schema
 ) -> None:

@@ -10,7 +10,9 @@ The rules run in this order and the first that applies wins:
    does not allow (reason ``order``): ``same_keys_different_values``, the key
    being the row position. (The cause list has no ordering cause.)
 1. ``projection``: the column counts differ, or the columns cannot be lined up
-   (``column_map`` is None) while the row counts agree.
+   (``column_map`` is None) while the row counts agree — unless the column
+   counts differ because the candidate groups by every key of the reference
+   and more, projects them and returns more rows: that is ``grain``.
 2. ``grain``: on some key, one result has several rows where the other has
    one (so the candidate returns rows at all). The key is the grouping
    expressions both queries share when both have a top-level GROUP BY and
@@ -24,7 +26,10 @@ The rules run in this order and the first that applies wins:
    ``<``, ``<=``, ``BETWEEN``) in the two queries' WHERE, ON and HAVING
    clauses differ: another column, another bound, another inclusivity.
    ``BETWEEN a AND b`` is read as ``>= a AND <= b`` so that it only differs
-   from a spelled-out range when the bounds do. This comes before
+   from a spelled-out range when the bounds do, and ``YEAR(c) = 2026`` as
+   ``c >= '2026-01-01' AND c < '2027-01-01'``. A difference in which every
+   row is held by both results, only not equally often, is never a window
+   error (it is a duplicate). This comes before
    ``empty_result`` on purpose: the shrinker's minimal counterexample to a
    window error is typically one row on the boundary, which leaves the
    candidate empty, and "empty" would hide the actionable cause. It also
@@ -112,6 +117,12 @@ def classify(
     view = _View.build(comparison, candidate, reference)
     if comparison.reason == "order":
         return "same_keys_different_values", _order_detail(view, reference_ast)
+    if comparison.reason == "column_count" and len(candidate.rows) > len(reference.rows):
+        # More rows from more grouping keys: the groups split (a key that is functionally
+        # dependent on the reference's, e.g. c.plan beside c.customer_id, splits none).
+        finer = _finer_grouping(candidate_ast, reference_ast)
+        if finer is not None:
+            return "grain", f"{finer} {_projection_detail(view)}"
     if comparison.reason == "column_count" or (
         view.column_map is None and len(candidate.rows) == len(reference.rows)
     ):
@@ -121,7 +132,9 @@ def classify(
     if grain is not None:
         return "grain", grain
     pairs, key = _pairs(view, reference_ast)
-    window = _window_difference(candidate_ast, reference_ast)
+    # Rows that both results hold, only not equally often, are duplicates, whatever
+    # the windows look like.
+    window = None if _only_multiplicity(view) else _window_difference(candidate_ast, reference_ast)
     # Before empty_result: a minimal counterexample to a window error often holds
     # one row on the boundary, which leaves the candidate empty.
     if window is not None:
@@ -494,6 +507,36 @@ def _grain(
     return _grain_evidence(view, key, differ)
 
 
+def _finer_grouping(
+    candidate_ast: exp.Expr | None, reference_ast: exp.Expr | None
+) -> str | None:
+    """A sentence when the candidate groups by every key of the reference and more, or None."""
+    ref_groups, cand_groups = _grouping(reference_ast), _grouping(candidate_ast)
+    if ref_groups is None or cand_groups is None:
+        return None
+    ref_keys = {_normalized(g): g for g in ref_groups}
+    cand_keys = {_normalized(g): g for g in cand_groups}
+    extra = [k for k in cand_keys if k not in ref_keys]
+    if not extra or not set(ref_keys) <= set(cand_keys):
+        return None
+    return (
+        f"The candidate also groups by {', '.join(extra)}: one row per "
+        f"{', '.join(cand_keys)} where the reference has one per "
+        f"{', '.join(ref_keys) or 'query'}."
+    )
+
+
+def _only_multiplicity(view: _View) -> bool:
+    """Every differing row is held by both results, only not equally often."""
+    if view.column_map is None or not (view.missing or view.extra):
+        return False
+    cand = {_canon_row(r) for r in view.cand_rows}
+    ref = {_canon_row(r) for r in view.ref_rows}
+    return all(_canon_row(r) in cand for r in view.missing) and all(
+        _canon_row(r) in ref for r in view.extra
+    )
+
+
 def _grouping_difference(ref_norm: dict[str, exp.Expr], cand_norm: dict[str, exp.Expr]) -> str:
     def listed(exprs: Sequence[exp.Expr]) -> str:
         return ", ".join(e.sql(dialect="duckdb") for e in exprs)
@@ -588,12 +631,44 @@ def _bounds(ast: exp.Expr) -> list[_Bound]:
         condition = clause.args.get("on") if isinstance(clause, exp.Join) else clause.this
         if not isinstance(condition, exp.Expr):
             continue
-        for node in condition.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between, bfs=False):
+        for node in condition.find_all(
+            exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between, exp.EQ, bfs=False
+        ):
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            found.extend(_node_bounds(node))
+            found.extend(_year_bounds(node) if isinstance(node, exp.EQ) else _node_bounds(node))
     return found
+
+
+def _year_bounds(node: exp.EQ) -> list[_Bound]:
+    """``YEAR(c) = 2026`` (or ``EXTRACT(YEAR FROM c)``) as the window it is:
+    ``c >= '2026-01-01' AND c < '2027-01-01'``, so that it matches a spelled-out range."""
+    for subject, other in ((node.this, node.expression), (node.expression, node.this)):
+        column = _year_of(subject)
+        year = other.this if isinstance(other, exp.Cast) else other
+        if column is None or not (isinstance(year, exp.Literal) and year.is_int):
+            continue
+        n = int(year.this)
+        low, high = exp.Literal.string(f"{n}-01-01"), exp.Literal.string(f"{n + 1}-01-01")
+        return [
+            _Bound(_normalized(column), ">=", _normalized(low), column.name, node),
+            _Bound(_normalized(column), "<", _normalized(high), column.name, node),
+        ]
+    return []
+
+
+def _year_of(node: exp.Expr) -> exp.Column | None:
+    """The column ``node`` takes the year of, or None."""
+    if isinstance(node, exp.Year) and isinstance(node.this, exp.Column):
+        return node.this
+    if (
+        isinstance(node, exp.Extract)
+        and isinstance(node.expression, exp.Column)
+        and node.this.name.lower() in {"year", "years", "y", "yr"}
+    ):
+        return node.expression
+    return None
 
 
 def _node_bounds(node: exp.Expr) -> list[_Bound]:
