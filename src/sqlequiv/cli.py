@@ -1,7 +1,8 @@
-"""The command line: ``sqlequiv check`` and ``sqlequiv fixtures``.
+"""The command line: ``check``, ``fixtures``, ``grade`` (and the results commands of
+:mod:`sqlequiv.cli_stats`: ``stats``, ``compare``, ``audit``, ``report``).
 
 The CLI is thin: it reads files, builds options, calls the library and renders
-the verdict. ``main(argv)`` returns the exit code (0 equivalent, 1
+the result. ``main(argv)`` returns the exit code (for ``check``: 0 equivalent, 1
 not_equivalent, 2 error or bad usage, 3 unknown) and never raises for bad input.
 """
 
@@ -14,6 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sqlequiv.api import check, distinguishing_fixtures
+from sqlequiv.cli_stats import COMMANDS as RESULTS_COMMANDS
+from sqlequiv.cli_stats import add_parsers as add_results_parsers
+from sqlequiv.cli_stats import run as run_results_command
 from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.export import write_fixtures
 from sqlequiv.grading.progress import Progress
@@ -83,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show progress (default: when stderr is a terminal)")  # fmt: skip
     g.add_argument("--json", action="store_true", help="print the summary as JSON")
     _add_check_options(g)
+    add_results_parsers(sub)
     return parser
 
 
@@ -112,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
+    if args.command in RESULTS_COMMANDS:
+        return run_results_command(args, list(argv if argv is not None else sys.argv[1:]))
     try:
         options = Options(
             bag_semantics=not args.set_semantics,
