@@ -20,6 +20,7 @@ from sqlequiv.cli_stats import add_parsers as add_results_parsers
 from sqlequiv.cli_stats import run as run_results_command
 from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.export import write_fixtures
+from sqlequiv.grading.pools import WorkerStartError
 from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.ray_pool import RayUnavailable
 from sqlequiv.grading.run import BACKENDS, grade_suite
@@ -190,7 +191,7 @@ def _grade(args: argparse.Namespace, options: Options) -> int:
     except SuiteError as err:
         print(f"sqlequiv: error: {err}", file=sys.stderr)
         return 2
-    except RayUnavailable as err:
+    except (RayUnavailable, WorkerStartError) as err:
         print(f"sqlequiv: error: {err}", file=sys.stderr)
         return 2
     if args.json:

@@ -38,6 +38,11 @@ class Pool(Protocol):
     def close(self) -> None: ...
 
 
+class WorkerStartError(RuntimeError):
+    """A worker process died before it could serve (its suite did not build, or the
+    calling script re-ran itself on import)."""
+
+
 class InlinePool:
     """Tasks one after the other in this process (no isolation; for tests and libraries)."""
 
@@ -113,9 +118,21 @@ class LocalPool:
             if slot.task is None and slot.started == 0.0:
                 # Wait for the suite to be built, so a worker's start-up is not billed
                 # to its first task's timeout.
-                message = slot.conn.recv()
-                assert message[0] == "ready"
-                slot.started = -1.0
+                self._await_ready(slot)
+
+    def _await_ready(self, slot: _Slot) -> None:
+        try:
+            message = slot.conn.recv()
+        except (EOFError, OSError):
+            message = None
+        if message is None or message[0] != "ready":
+            slot.process.join(5)
+            raise WorkerStartError(
+                f"a grading worker process failed to start (exit code {slot.process.exitcode}); "
+                "a script that grades with local workers needs an "
+                "`if __name__ == '__main__':` guard"
+            )
+        slot.started = -1.0
 
     def _replace(self, slot: _Slot) -> None:
         with contextlib.suppress(Exception):
@@ -124,9 +141,7 @@ class LocalPool:
         slot.conn.close()
         self.replaced += 1
         fresh = self._start()
-        message = fresh.conn.recv()
-        assert message[0] == "ready"
-        fresh.started = -1.0
+        self._await_ready(fresh)
         self._slots[self._slots.index(slot)] = fresh
 
     def run(self, tasks: Iterable[Task]) -> Iterator[Result]:

@@ -43,7 +43,8 @@ class RayPool:
         except ImportError as err:
             raise RayUnavailable("the ray backend needs Ray: pip install 'sqlequiv[ray]'") from err
         self._ray = ray
-        if not ray.is_initialized():
+        self._owns_ray = not ray.is_initialized()
+        if self._owns_ray:
             try:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False)
             except Exception as err:  # Ray raises ConnectionError, RuntimeError, ValueError...
@@ -52,13 +53,23 @@ class RayPool:
         self.settings = settings
         self.suite = suite
         cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
-        self.workers = max(1, workers or cpus)
+        # An actor needs a CPU: more actors than CPUs would never be scheduled, and their
+        # tasks would be recorded as timeouts although they never ran.
+        self.workers = max(1, min(workers or cpus, cpus))
         self._actor_class = ray.remote(num_cpus=1)(_Actor)
-        self._actors = [self._new_actor() for _ in range(self.workers)]
+        actors = [
+            self._actor_class.remote(self.document, self.settings) for _ in range(self.workers)
+        ]
+        self._actors = [self._ready(actor) for actor in actors]
         self.replaced = 0
 
+    def _ready(self, actor: Any) -> Any:
+        """``actor`` once it has built the suite: start-up is not billed to a task's timeout."""
+        self._ray.get(actor.ready.remote())
+        return actor
+
     def _new_actor(self) -> Any:
-        return self._actor_class.remote(self.document, self.settings)
+        return self._ready(self._actor_class.remote(self.document, self.settings))
 
     def run(self, tasks: Iterable[Task]) -> Iterator[Result]:
         ray = self._ray
@@ -108,6 +119,8 @@ class RayPool:
         for actor in self._actors:
             self._ray.kill(actor, no_restart=True)
         self._actors = []
+        if self._owns_ray:
+            self._ray.shutdown()
 
 
 class _Actor:
@@ -115,6 +128,9 @@ class _Actor:
 
     def __init__(self, document: SuiteDocument, settings: Settings) -> None:
         self.worker = Worker(document, settings)
+
+    def ready(self) -> bool:
+        return True
 
     def handle(self, task: Task) -> dict[str, Any]:
         return self.worker.handle(task)
