@@ -74,7 +74,8 @@ class Executor(Protocol):
 
 
 def sandboxed_connection(memory_limit: str = "1GB") -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection that cannot reach files, the network or extensions.
+    """An in-memory DuckDB connection that cannot reach files, the network or extensions,
+    and never writes temporary files.
 
     The configuration is locked, so no statement run on it can undo this.
     """
@@ -87,6 +88,9 @@ def sandboxed_connection(memory_limit: str = "1GB") -> duckdb.DuckDBPyConnection
             "allow_community_extensions": False,
             "threads": 1,
             "memory_limit": memory_limit,
+            # No spilling: past the memory limit a query fails instead of writing
+            # temporary files (gigabytes of them) into the working directory.
+            "temp_directory": "",
         },
     )
     con.execute("SET lock_configuration = true")
