@@ -70,3 +70,16 @@ def test_static_and_runtime_errors_are_told_apart(executor: DuckDBExecutor) -> N
 def test_negative_zero_keeps_its_sign_through_the_literal() -> None:
     text = sql_literal(-0.0, exp.DataType.build("DOUBLE"))
     assert duckdb.sql(f"SELECT ({text})::VARCHAR").fetchall() == [("-0.0",)]
+
+
+def test_identifiers_cannot_break_out_of_their_quotes() -> None:
+    # A column name holding a quote once closed the identifier in the generated DDL.
+    from sqlequiv import check
+
+    hostile = 'CREATE TABLE t (a INT PRIMARY KEY, "b"" VARCHAR); SELECT 1; --" VARCHAR)'
+    verdict = check('SELECT a, "b"" VARCHAR); SELECT 1; --" FROM t', "SELECT a FROM t", hostile)
+    assert verdict.verdict == "not_equivalent"
+    assert verdict.counterexample is not None
+    # The shared connection is still sound for the next, ordinary pair.
+    normal = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t", "CREATE TABLE t (a INT)")
+    assert normal.verdict == "not_equivalent"

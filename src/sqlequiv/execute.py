@@ -19,7 +19,9 @@ import duckdb
 
 from sqlequiv.compare import ResultSet
 from sqlequiv.database import Database, row_literal
+from sqlequiv.errors import SchemaError
 from sqlequiv.schema.model import Schema
+from sqlequiv.schema.model import quote_identifier as _q
 
 #: DuckDB exception types whose cause is the query text, not the data: the
 #: same query fails on every database, so it is an input error.
@@ -164,11 +166,11 @@ class DuckDBExecutor:
         for (name,) in self._con.execute(
             "SELECT view_name FROM duckdb_views() WHERE NOT internal"
         ).fetchall():
-            self._con.execute(f'DROP VIEW "{name}"')
+            self._con.execute(f"DROP VIEW {_q(name)}")
         for (name,) in self._con.execute(
             "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'"
         ).fetchall():
-            self._con.execute(f'DROP TABLE "{name}" CASCADE')
+            self._con.execute(f"DROP TABLE {_q(name)} CASCADE")
         # Each schema table is a view over a data table holding many databases
         # at once, told apart by a fixture id. Loading a database is then one
         # INSERT per table for a whole batch, and switching to it one SET
@@ -178,14 +180,22 @@ class DuckDBExecutor:
         # SQL before anything is reported.
         statements = []
         for table in schema.tables:
-            columns = ", ".join(f'"{c.name}" {c.type_sql}' for c in table.columns)
-            names = ", ".join(f'"{c.name}"' for c in table.columns)
-            statements.append(f'CREATE TABLE "{_data(table.name)}" ("{_FID}" INTEGER, {columns})')
+            # Names come from the schema, which may come from a model too: always quoted.
+            columns = ", ".join(f"{_q(c.name)} {c.type_sql}" for c in table.columns)
+            names = ", ".join(_q(c.name) for c in table.columns)
+            data = _q(_data(table.name))
+            statements.append(f'CREATE TABLE {data} ("{_FID}" INTEGER, {columns})')
             statements.append(
-                f'CREATE VIEW "{table.name}" AS SELECT {names} FROM "{_data(table.name)}" '
+                f"CREATE VIEW {_q(table.name)} AS SELECT {names} FROM {data} "
                 f"WHERE \"{_FID}\" = getvariable('{_FID}')"
             )
-        self._con.execute(";\n".join(statements))
+        self._schema_ddl = None  # until the statements below have all run
+        try:
+            self._con.execute(";\n".join(statements))
+        except duckdb.Error as exc:
+            raise SchemaError(
+                "unsupported_schema", f"DuckDB cannot create these tables: {_first_line(exc)}"
+            ) from exc
         self._schema_ddl = ddl
         self._schema = schema
         self._next_fid = 0
@@ -195,7 +205,7 @@ class DuckDBExecutor:
         if self._next_fid + len(dbs) > _MAX_STAGED:
             # Keep the data tables small: old databases are never activated again.
             self._con.execute(
-                ";".join(f'DELETE FROM "{_data(t.name)}"' for t in self._schema.tables)
+                ";".join(f"DELETE FROM {_q(_data(t.name))}" for t in self._schema.tables)
             )
             self._next_fid = 0
         handles = list(range(self._next_fid + 1, self._next_fid + 1 + len(dbs)))
@@ -210,7 +220,7 @@ class DuckDBExecutor:
                 for row in db.rows(table.name)
             ]
             if values:
-                statements.append(f'INSERT INTO "{_data(table.name)}" VALUES {", ".join(values)}')
+                statements.append(f"INSERT INTO {_q(_data(table.name))} VALUES {', '.join(values)}")
         if statements:
             try:
                 self._con.execute(";\n".join(statements))

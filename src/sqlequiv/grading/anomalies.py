@@ -24,6 +24,7 @@ import sqlglot
 from sqlglot import exp
 
 from sqlequiv.api import check
+from sqlequiv.errors import SqlequivError
 from sqlequiv.execute import Executor, shared_executor
 from sqlequiv.grading.item import RunnableReference, reference_report
 from sqlequiv.options import Options
@@ -64,6 +65,11 @@ def audit_item(
         )
 
     if item.reference_kind == "predicate" and not item.references:
+        return found
+    try:
+        engine.prepare(item.schema)
+    except SqlequivError as err:
+        add("schema_error", "blocking", err.message)
         return found
     report = reference_report(item, engine)
     blocking = report.anomaly

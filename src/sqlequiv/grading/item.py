@@ -117,6 +117,10 @@ def grade(
         return record
 
     engine = executor or shared_executor(options.query_timeout)
+    try:
+        engine.prepare(item.schema)
+    except SqlequivError as err:  # a schema DuckDB cannot create: the item is broken
+        return done("anomaly", anomaly={"kind": "schema_error", "detail": err.message})
     if item.reference_kind == "query":
         report = reference_report(item, engine)
         if report.anomaly is not None:
