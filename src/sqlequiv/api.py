@@ -32,6 +32,7 @@ from sqlequiv.normalize import canonical_sql
 from sqlequiv.options import Options
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.symbolic import NoSymbolic, SymbolicLayer
+from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.verdict import Cause, Counterexample, ErrorInfo, Verdict
 
 SchemaSource = Schema | str | os.PathLike[str] | Mapping[str, Any]
@@ -120,7 +121,10 @@ def _check(
 
     layer = _layer(symbolic, options)
     with timer.stage("symbolic"):
-        proved = layer.prove(cand, ref, schema, options)
+        try:
+            proved = layer.prove(cand, ref, schema, options)
+        except _LAYER_FAILURES:  # a proof that cannot be attempted is no proof
+            proved = None
     if proved:
         return _proved(proved, cand, ref, schema, options, executor, base)
 
@@ -136,7 +140,10 @@ def _check(
     searched = schema.closure(read) if read else schema
     domains = build_domains(searched, harvested, options.max_rows)
     with timer.stage("witnesses"):
-        seeds = list(layer.witnesses(cand, ref, schema, domains, options))
+        try:
+            seeds = list(layer.witnesses(cand, ref, schema, domains, options))
+        except _LAYER_FAILURES:
+            seeds = []
     engine = executor or shared_executor(options.query_timeout)
     with timer.stage("fixture_search"):
         engine.prepare(schema)
@@ -187,7 +194,12 @@ def _check(
             **base,
         )
     with timer.stage("bounded"):
-        outcome = layer.bounded(cand, ref, schema, options)
+        try:
+            outcome = layer.bounded(cand, ref, schema, options)
+        except _LAYER_FAILURES as exc:
+            outcome = BoundedOutcome(
+                "unsupported", None, None, f"{type(exc).__name__}: {exc}"[:200]
+            )
         evidence["bounded"] = outcome.bound if outcome.status == "same" else None
         evidence["bounded_status"] = outcome.status
         if outcome.reason:
@@ -211,6 +223,12 @@ def _check(
             "not_equivalent", method="bounded", counterexample=example, evidence=evidence, **base
         )
     return Verdict("unknown", method=None, evidence=evidence, **base)
+
+
+#: What an input too big or too strange for the symbolic layer raises (a 300-term sum
+#: recurses past Python's limit, a 5,000-digit literal is beyond int()): the layer then
+#: claims nothing, and the execution-based stages decide. Never a reason to say "same".
+_LAYER_FAILURES = (RecursionError, ValueError, OverflowError, ArithmeticError, MemoryError)
 
 
 def _layer(symbolic: SymbolicLayer | None, options: Options) -> SymbolicLayer:
@@ -450,5 +468,5 @@ def _harvest(cand: GuardedQuery, ref: GuardedQuery, schema: Schema) -> Harvest:
 
 def _execution_error(exc: QueryFailed, base: dict[str, Any]) -> Verdict:
     """A failure that does not depend on the data (or a runaway query) is an input error."""
-    kind = "timeout" if exc.timeout else "execution_error"
+    kind = "timeout" if exc.timeout else "resource_limit" if exc.resource else "execution_error"
     return Verdict("error", error=ErrorInfo(exc.side, kind, str(exc)), **base)

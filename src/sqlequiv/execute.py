@@ -45,10 +45,14 @@ class QueryFailed(Exception):
     watchdog interrupted the query.
     """
 
-    def __init__(self, message: str, *, static: bool, timeout: bool = False) -> None:
+    def __init__(
+        self, message: str, *, static: bool, timeout: bool = False, resource: bool = False
+    ) -> None:
         super().__init__(message)
         self.static = static
         self.timeout = timeout
+        #: The query ran out of memory: like a timeout, a limit of ours, not a fact of the data.
+        self.resource = resource
         #: Which query failed; set by the caller that knows ("candidate" or "reference").
         self.side: str = "candidate"
 
@@ -245,6 +249,12 @@ class DuckDBExecutor:
             raise QueryFailed(
                 f"query interrupted after {self.timeout:g} s", static=False, timeout=True
             ) from exc
+        except duckdb.OutOfMemoryException as exc:
+            raise QueryFailed(
+                f"the query exceeded the memory limit: {_first_line(exc)}",
+                static=False,
+                resource=True,
+            ) from exc
         except _STATIC_ERRORS as exc:
             raise QueryFailed(_first_line(exc), static=True) from exc
         except duckdb.Error as exc:
@@ -254,7 +264,17 @@ class DuckDBExecutor:
         return ResultSet(columns, tuple(tuple(r) for r in rows))
 
     def scalar(self, sql: str) -> Any:
-        row = self._con.execute(sql).fetchone()
+        # Constraint checks run the schema's CHECK expressions, which are not trusted either.
+        self._watchdog.arm(self.timeout)
+        try:
+            row = self._con.execute(sql).fetchone()
+        except duckdb.Error as exc:
+            raise SchemaError(
+                "unsupported_constraint",
+                f"DuckDB cannot evaluate a constraint of the schema: {_first_line(exc)}",
+            ) from exc
+        finally:
+            self._watchdog.disarm()
         return None if row is None else row[0]
 
 

@@ -131,7 +131,7 @@ def grade(
         return done("error", error=_error(err.kind, err.message, err.line, err.col))
     ran = run_on_fixtures(cand, item, engine)
     if isinstance(ran, QueryFailed):
-        kind = "timeout" if ran.timeout else "execution_error"
+        kind = "timeout" if ran.timeout else "resource_limit" if ran.resource else "execution_error"
         return done("error", error=_error(kind, str(ran)))
     if item.reference_kind == "predicate":
         outcome = grade_predicate(item, cand, ran, options, engine, predicate_databases)
@@ -283,7 +283,9 @@ def run_on_fixtures(
             results[fixture.name] = engine.run(query.duckdb_sql)
         except QueryFailed as exc:
             where = "" if fixture is EMPTY else f" on fixture {fixture.name!r}"
-            failed = QueryFailed(f"{exc}{where}", static=exc.static, timeout=exc.timeout)
+            failed = QueryFailed(
+                f"{exc}{where}", static=exc.static, timeout=exc.timeout, resource=exc.resource
+            )
             failed.side = exc.side
             return failed
     return results
