@@ -152,9 +152,14 @@ def _execute(statements: list[str], schema: Schema) -> Database:
                 for table in schema
             }
         )
-        problems = python_violations(db, schema) or sql_violations(
-            schema, lambda sql: _scalar(con, sql)
-        )
+        try:
+            problems = python_violations(db, schema) or sql_violations(
+                schema, lambda sql: _scalar(con, sql)
+            )
+        except duckdb.Error as err:
+            raise FixtureError(
+                f"DuckDB cannot evaluate the schema's constraints: {_first_line(err)}"
+            ) from err
     finally:
         con.close()
     if problems:
