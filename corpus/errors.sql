@@ -94,3 +94,10 @@ SELECT order_id FROM orders;
 # kind: not_read_only
 SET memory_limit = '100GB';
 SELECT order_id FROM orders;
+
+# title: a long row of JOINs without ON is refused before parsing
+# expect: error
+# kind: too_complex
+# note: sqlglot's parser backtracks on a JOIN without ON: its time doubles with each one (15 took 5 s, 100 never end)
+SELECT 1 FROM orders o JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers c ON c.customer_id = o.customer_id;
+SELECT 1 FROM orders o JOIN customers c ON c.customer_id = o.customer_id;

@@ -6,9 +6,13 @@ import json
 
 import duckdb
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlglot import exp
 
 from conftest import SHOP_DDL
 from sqlequiv import Options, check, distinguishing_fixtures
+from sqlequiv.errors import InvalidOption
 from sqlequiv.export import insert_script
 from sqlequiv.schema import load_schema
 
@@ -161,6 +165,100 @@ def test_bad_schema_is_an_error() -> None:
     v = check("SELECT 1", "SELECT 1", "CREATE TABLE (")
     assert v.verdict == "error"
     assert v.error is not None and v.error.side == "schema"
+
+
+@pytest.mark.parametrize(
+    ("ddl", "kind"),
+    [
+        ("CREATE TABLE t (q DECIMAL(''))", "invalid_type"),  # int('') raised ValueError
+        ("CREATE TABLE t (q DECIMAL(1e3, 2))", "invalid_type"),
+        ("CREATE TABLE t (q DECIMAL(x))", "invalid_type"),  # DuckDB's ParserException at prepare
+        ("CREATE TABLE t (q DECIMAL(10, 'x'))", "invalid_type"),  # DuckDB's BinderException
+        ("CREATE TABLE t (q MAP(INT))", "invalid_type"),
+        # DuckDB's BinderException when the constraints were re-checked
+        ("CREATE TABLE t (q INT CHECK (q > TIMESTAMP '2020-01-01'))", "invalid_check"),
+    ],
+)
+def test_schema_duckdb_refuses_is_a_schema_error(ddl: str, kind: str) -> None:
+    v = check("SELECT q FROM t", "SELECT q FROM t WHERE q > 0", ddl)
+    assert v.verdict == "error"
+    assert v.error is not None and (v.error.side, v.error.kind) == ("schema", kind), v.error
+
+
+def test_unbindable_check_of_a_schema_built_in_code_is_a_schema_error() -> None:
+    # A Schema object skips load_schema's validation: the constraint re-check still says so.
+    loaded = load_schema("CREATE TABLE t (q INT)")
+    table = loaded.table("t")
+    bad = type(table)(
+        table.name, table.columns, checks=(exp.condition("q > TIMESTAMP '2020-01-01'"),)
+    )
+    schema = type(loaded)((bad,))
+    v = check("SELECT q FROM t", "SELECT q FROM t WHERE q > 0", schema)
+    assert v.verdict == "error"
+    assert v.error is not None and v.error.side == "schema", v.error
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"bounded_time_budget": float("nan")}, "bounded_time_budget=nan must be a finite number"),
+        ({"time_budget": float("inf")}, "time_budget=inf must be a finite number"),
+        ({"max_fixtures": float("inf")}, "max_fixtures=inf must be a whole number"),
+        ({"max_fixtures": "5"}, "max_fixtures='5' must be a whole number"),
+        ({"max_fixtures": 5.0}, "max_fixtures=5.0 must be a whole number"),
+        ({"max_fixtures": 10**400}, "must be a finite number"),
+        ({"max_rows": True}, "max_rows=True must be a whole number"),
+        ({"float_tolerance": "0.1"}, "float_tolerance='0.1' must be a number"),
+        ({"symbolic": 1}, "symbolic=1 must be True or False"),
+        ({"seed": None}, "seed=None must be a whole number"),
+        ({"query_timeout": -1.0}, "query_timeout=-1.0 must not be negative"),
+    ],
+)
+def test_invalid_options_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidOption) as info:
+        Options(**options)  # type: ignore[arg-type]
+    assert info.value.kind == "invalid_option"
+    assert message in info.value.message
+
+
+def test_numbers_of_either_kind_are_valid_options() -> None:
+    opts = Options(time_budget=1, float_tolerance=0, bounded_time_budget=0.5, max_fixtures=0)
+    assert (opts.time_budget, opts.float_tolerance, opts.max_fixtures) == (1, 0, 0)
+
+
+def test_a_bug_in_a_stage_is_an_internal_error_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlequiv import api
+
+    def broken(*args: object) -> object:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(api, "_harvest", broken)
+    args = ("SELECT a FROM t WHERE a > 1", "SELECT a FROM t", "CREATE TABLE t (a INT)")
+    with pytest.raises(KeyError):  # the test-suite runs strict (conftest.py)
+        check(*args)
+    monkeypatch.delenv("SQLEQUIV_STRICT")
+    v = check(*args)
+    assert v.verdict == "error" and v.exit_code == 2
+    assert v.error is not None and v.error.kind == "internal_error"
+    assert "KeyError: 'boom'" in v.error.message
+    verdict, examples = distinguishing_fixtures(*args)
+    assert verdict.error is not None and verdict.error.kind == "internal_error"
+    assert examples == []
+
+
+@settings(max_examples=1, deadline=None)
+@given(st.just(0))
+def test_check_inside_a_hypothesis_test(_: int) -> None:
+    # The fixture search's Hypothesis phase cannot nest in a running @given (Hypothesis
+    # fails its nested_given health check): it is skipped there. A BOOLEAN table has few
+    # databases, so the random phase runs dry and the search reaches that phase.
+    v = check(
+        "SELECT b FROM t WHERE COALESCE(b, FALSE)",
+        "SELECT b FROM t WHERE b IS TRUE",
+        "CREATE TABLE t (b BOOLEAN)",
+        options=Options(max_fixtures=50, symbolic=False),
+    )
+    assert v.verdict == "unknown", v.error
 
 
 def test_runaway_candidate_times_out_as_error() -> None:

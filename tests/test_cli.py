@@ -78,6 +78,19 @@ def test_missing_files_and_bad_usage_exit_2(
     assert main(["check", "a", "b", "--schema", schema, "--seed", "x"]) == 2
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_non_finite_option_is_a_clean_error(
+    value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT);")
+    a = _write(tmp_path, "a.sql", "SELECT a FROM t")
+    argv = ["check", a, a, "--schema", schema, "--json", f"--bounded-time-budget={value}"]
+    code, out = _run(capsys, *argv)
+    assert code == 2
+    error = json.loads(out)["error"]
+    assert (error["side"], error["kind"]) == ("options", "invalid_option")
+
+
 def test_binary_junk_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     schema = _write(tmp_path, "s.sql", "CREATE TABLE t (a INT);")
     junk = tmp_path / "junk.sql"

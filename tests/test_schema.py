@@ -544,6 +544,31 @@ ERROR_CASES = [
         40,
     ),
     ("CREATE TABLE t ()", "duckdb", "empty_table", 1, 14),
+    # DECIMAL parameters that are not whole numbers in range (found by fuzzing: int() raised)
+    ("CREATE TABLE t (a DECIMAL(''))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (a DECIMAL('x'))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (a DECIMAL(1e3, 2))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (a DECIMAL(" + "9" * 5000 + "))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (a DECIMAL(x))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (a DECIMAL(10, 'x'))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (a DECIMAL(10, 20))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (a DECIMAL(0))", "duckdb", "invalid_type", 1, 17),
+    # types sqlglot reads but DuckDB refuses: refused at load, not when the first query runs
+    ("CREATE TABLE t (a MAP(INT))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (a STRUCT(x INT, x INT))", "duckdb", "invalid_type", 1, 17),
+    ("CREATE TABLE t (id INT, a TIMESTAMP(x))", "duckdb", "invalid_type", 1, 25),
+    # a CHECK DuckDB cannot bind (it refuses the CREATE TABLE too)
+    ("CREATE TABLE t (q INT CHECK (q > TIMESTAMP '2020-01-01'))", "duckdb", "invalid_check", 1, 30),
+    ("CREATE TABLE t (q INT, CHECK (nosuchfn(q)))", "duckdb", "invalid_check", 1, 31),
+    # sqlglot's parser would take exponential time on these (ON-less joins)
+    (
+        "CREATE TABLE t (a INT CHECK (a IN (SELECT 1 FROM u " + "JOIN u " * 40 + ")))",
+        "duckdb",
+        "too_complex",
+        1,
+        1,
+    ),
+    ("CREATE TABLE t AS SELECT 1 FROM u " + "JOIN u " * 40, "duckdb", "too_complex", 1, 1),
     ("-- only a comment", "duckdb", "empty_schema", None, None),
     ("", "duckdb", "empty_schema", None, None),
     ("CREATE TABLE t (a INT)", "no-such-dialect", "unknown_dialect", None, None),
@@ -565,6 +590,25 @@ def test_error_messages_name_the_culprit() -> None:
         parse_ddl("CREATE TABLE t (a INT REFERENCES nowhere (id))")
     with pytest.raises(SchemaError, match="column 'a' of table 't' is declared twice"):
         parse_ddl("CREATE TABLE t (a INT, A TEXT)")
+    with pytest.raises(SchemaError, match=r"CHECK \(q > CAST\('2020-01-01' AS TIMESTAMP\)\)"):
+        parse_ddl("CREATE TABLE t (q INT CHECK (q > TIMESTAMP '2020-01-01'))")
+    with pytest.raises(SchemaError, match="DuckDB does not accept the type 'MAP\\(INT\\)'"):
+        parse_ddl("CREATE TABLE t (a MAP(INT))")
+    with pytest.raises(SchemaError) as info:
+        parse_ddl("CREATE TABLE t (a DECIMAL(" + "9" * 5000 + "))")
+    assert len(info.value.message) < 200  # the type is shortened, not quoted whole
+
+
+def test_types_and_checks_duckdb_accepts_still_load() -> None:
+    # DuckDB accepts this table; a bad string only fails the CHECK of its own row.
+    schema = parse_ddl("CREATE TABLE t (s VARCHAR CHECK (CAST(s AS INT) > 0))")
+    assert [c.sql("duckdb") for c in schema.table("t").checks] == ["CAST(s AS INT) > 0"]
+    schema = parse_ddl("CREATE TABLE t (a DECIMAL(38, 38), b NUMERIC(5), c DECIMAL(007, 2))")
+    assert columns(schema, "t") == [
+        ("a", "DECIMAL(38, 38)", True),
+        ("b", "DECIMAL(5)", True),
+        ("c", "DECIMAL(007, 2)", True),
+    ]
 
 
 # --- Types DuckDB lacks ------------------------------------------------------------------------
@@ -717,6 +761,18 @@ def table(**spec: object) -> dict[str, object]:
 MAPPING_ERRORS: list[tuple[object, str, str]] = [
     # (data, kind, text the message contains)
     ([], "invalid_mapping", "schema: expected a mapping, got list"),
+    (
+        {"tables": {"t": {"columns": {"a": "DECIMAL(10, 'x')"}}}},
+        "invalid_type",
+        "DECIMAL takes a precision",
+    ),
+    ({"tables": {"t": {"columns": {"a": "MAP(INT)"}}}}, "invalid_type", "does not accept"),
+    (table(checks=["a > TIMESTAMP '2020-01-01'"]), "invalid_check", "cannot be evaluated"),
+    (
+        table(checks=["a IN (SELECT 1 FROM u " + "JOIN u " * 40 + ")"]),
+        "too_complex",
+        "tables.t.checks[0]: the condition has 39 JOINs without ON",
+    ),
     ({}, "invalid_mapping", "schema: missing key 'tables'"),
     ({"tables": {}, "extra": 1}, "unknown_key", "unknown key 'extra'"),
     ({"tables": {}}, "empty_schema", "no tables"),
@@ -1005,6 +1061,8 @@ def test_load_schema_errors(tmp_path: Path) -> None:
     assert kind_of(tmp_path / "missing.yaml").kind == "file_not_found"
     assert kind_of("SELECT 1").kind == "file_not_found"  # not a path, and not DDL
     assert kind_of(tmp_path).kind == "unreadable_file"
+    assert kind_of("").kind == "empty_schema"  # not "unreadable_file: . is not a file"
+    assert kind_of(" \n").kind == "empty_schema"
     assert kind_of(42).kind == "invalid_source"
 
     bad_json = tmp_path / "bad.json"

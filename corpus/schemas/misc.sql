@@ -13,3 +13,13 @@ CREATE TABLE people (
   dept INTEGER REFERENCES depts (dept),
   name VARCHAR
 );
+CREATE TABLE edges (
+  id INTEGER PRIMARY KEY,
+  d  DATE,
+  ts TIMESTAMP,
+  n  DECIMAL(10, 2)
+);
+CREATE TABLE codes (
+  id   INTEGER PRIMARY KEY,
+  code VARCHAR CHECK (CAST(code AS INTEGER) > 0)
+);

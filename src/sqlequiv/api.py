@@ -7,6 +7,7 @@ classify. Each stage's time is recorded in the verdict.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Iterator, Mapping
@@ -37,6 +38,8 @@ from sqlequiv.verdict import Cause, Counterexample, ErrorInfo, Verdict
 
 SchemaSource = Schema | str | os.PathLike[str] | Mapping[str, Any]
 
+_log = logging.getLogger(__name__)
+
 
 class _Timer:
     def __init__(self) -> None:
@@ -65,7 +68,10 @@ def check(
     """Decide whether ``candidate`` returns the same rows as ``reference`` on every database.
 
     Never raises for bad input: an unparsable query, an unknown column or a
-    schema that does not load comes back as a verdict ``error``.
+    schema that does not load comes back as a verdict ``error``. Nor for a bug:
+    an unexpected exception in a stage is an ``error`` of kind ``internal_error``
+    naming it (with ``SQLEQUIV_STRICT=1`` in the environment, as the test-suite
+    sets it, it is raised instead, so that no test can pass over one).
 
     Example:
         >>> v = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
@@ -86,6 +92,26 @@ def check(
             options=options.to_dict(),
             timings=timer.timings,
         )
+    except Exception as exc:
+        if os.environ.get("SQLEQUIV_STRICT"):
+            raise
+        return _internal_error(exc, options, timer)
+
+
+def _internal_error(exc: Exception, options: Options, timer: _Timer) -> Verdict:
+    """The last resort for a bug in a stage: an ``error`` verdict that names it, and a log
+    record with the traceback. It claims nothing about the queries, so it is never unsound."""
+    _log.error("internal error in check()", exc_info=exc)
+    lines = str(exc).strip().splitlines()
+    detail = f"{type(exc).__name__}: {lines[0][:300]}" if lines else type(exc).__name__
+    return Verdict(
+        "error",
+        error=ErrorInfo(
+            "internal", "internal_error", f"sqlequiv failed ({detail}); please report it"
+        ),
+        options=options.to_dict(),
+        timings=timer.timings,
+    )
 
 
 def _check(
@@ -299,6 +325,10 @@ def distinguishing_fixtures(
             options=options.to_dict(),
             timings=timer.timings,
         )
+    except Exception as exc:
+        if os.environ.get("SQLEQUIV_STRICT"):
+            raise
+        verdict = _internal_error(exc, options, timer)
     return verdict, examples
 
 

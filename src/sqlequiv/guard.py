@@ -29,6 +29,7 @@ from sqlglot.errors import OptimizeError, ParseError, SqlglotError, TokenError
 from sqlglot.schema import normalize_name
 
 from sqlequiv.errors import QueryError, Side
+from sqlequiv.parse_cost import parse_cost
 from sqlequiv.qualify import annotate_query, qualify_query, to_duckdb, translated_functions
 from sqlequiv.schema.model import Schema
 
@@ -47,6 +48,10 @@ __all__ = [
 #: executing, with a message that names the call.
 FORBIDDEN_FUNCTIONS: frozenset[str] = frozenset(
     {
+        # probes of the engine's configuration and of sqlequiv's own state
+        "current_setting",
+        "getvariable",
+        "setvariable",
         # file and URL readers
         "read_csv",
         "read_csv_auto",
@@ -285,7 +290,10 @@ _CALCITE_VALUES_COLUMN = re.compile(r"expr\$(\d+)", re.IGNORECASE)
 _ALLOWED_DB_QUALIFIERS = frozenset({"main"})
 
 # Whitespace and comments before the first word of a statement.
-_LEADING_WORD = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/|\()*([A-Za-z_]+)", re.DOTALL)
+# One whitespace character per repetition and a possessive repeat: with ``\s+`` inside
+# ``*`` a run of spaces before a non-word splits in exponentially many ways (40 spaces
+# then "1" never returned).
+_LEADING_WORD = re.compile(r"(?:\s|--[^\n]*(?:\n|$)|/\*.*?\*/|\()*+([A-Za-z_]+)", re.DOTALL)
 # sqlglot describes tokens in parse errors as "<Token token_type: ..., text: X, ...>".
 _TOKEN_REPR = re.compile(r"<Token token_type: [^,]*, text: (.*?), line: \d+, col: \d+.*?>")
 _OPTIMIZE_POSITION = re.compile(r"Line: (\d+), Col: (\d+)")
@@ -417,6 +425,7 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
     text = " " + sql[1:] if sql.startswith("\ufeff") else sql
     source = _Checker(side, dialect, schema, text)
     root = source.parse()
+    source.check_size(root)
     source.check_read_only(root)
     _check_is_precedence(root, text, dialect, side)
     source.check_functions(root)
@@ -485,8 +494,8 @@ def _check_is_precedence(root: exp.Expr, text: str, dialect: str, side: Side) ->
     if dialect in ("duckdb", "postgres") or _comparisons_over_is(root) == 0:
         return
     try:
-        standard = sqlglot.parse_one(text, read="postgres")
-    except (SqlglotError, RecursionError, IndexError):
+        standard = _parse_one(text, "postgres", side)
+    except (QueryError, SqlglotError, RecursionError, IndexError):
         return
     if _comparisons_over_is(standard) != _comparisons_over_is(root):
         raise QueryError(
@@ -626,7 +635,7 @@ class _Checker:
         assert self.sql is not None
         sql = self.sql
         try:
-            statements = sqlglot.parse(sql, read=self.dialect)
+            statements = _parse(sql, self.dialect, self.side)
         except ParseError as exc:
             self.refuse_statement_keyword()
             raise self.parse_error(exc) from None
@@ -772,12 +781,38 @@ class _Checker:
 
     # -- functions -------------------------------------------------------------
 
+    def check_size(self, root: exp.Expr) -> None:
+        """Not more tree than the analysers can get through in their budgets.
+
+        Normalization and the symbolic layer have no clock of their own; a 3,000-term
+        OR chain (35 KB, well under the text limit) kept them busy for minutes.
+        """
+        for count, _ in enumerate(root.walk(), start=1):
+            if count > MAX_NODES:
+                raise QueryError(
+                    self.side,
+                    "too_complex",
+                    f"the query has more than {MAX_NODES:,} syntax-tree nodes",
+                )
+
     def check_functions(self, root: exp.Expr) -> None:
-        """No forbidden function anywhere; only allowed table functions in FROM."""
+        """No forbidden function anywhere; only allowed table functions in FROM; no
+        constant that makes a scalar function build a huge value."""
         for node in root.walk():
             if not isinstance(node, exp.Func):
                 continue
             names = _function_names(node)
+            if _SIZED_FUNCTIONS.intersection(names) and not _in_table_position(node):
+                for arg in node.iter_expressions():
+                    size = _numeric_constant(arg)
+                    if size is not None and abs(size) > MAX_BUILT_SIZE:
+                        raise self.error(
+                            "resource_limit",
+                            f"{names[0]} with {arg.sql()} would build a value of more than "
+                            f"{MAX_BUILT_SIZE:,} elements in memory "
+                            f'(found "{self.snippet(node)}")',
+                            node,
+                        )
             forbidden = next((n for n in names if _is_forbidden(n)), None)
             if forbidden is not None:
                 raise self.error(
@@ -1242,7 +1277,7 @@ class _Checker:
     def recheck(self, duckdb_sql: str) -> None:
         """Run the read-only, function and table guards on the SQL that will execute."""
         try:
-            tree = sqlglot.parse_one(duckdb_sql, read="duckdb")
+            tree = _parse_one(duckdb_sql, "duckdb", self.side)
         except SqlglotError as exc:
             raise QueryError(
                 self.side,
@@ -1256,6 +1291,30 @@ class _Checker:
 
 
 # -- helpers -------------------------------------------------------------------
+
+
+def _parse(sql: str, dialect: str, side: Side) -> list[exp.Expr | None]:
+    """``sqlglot.parse(sql, read=dialect)``, unless the parse would backtrack for too long.
+
+    Raises:
+        QueryError: ``too_complex``, before parsing, for text sqlglot's parser would take
+            exponential time on (see :mod:`sqlequiv.parse_cost`).
+        SqlglotError: what the tokenizer or the parser raise.
+    """
+    reader = sqlglot.Dialect.get_or_raise(dialect)
+    tokens = reader.tokenize(sql)
+    cost = parse_cost(tokens)
+    if cost.too_costly:
+        raise QueryError(side, "too_complex", f"the query has {cost.message()}")
+    return reader.parser().parse(tokens, sql)
+
+
+def _parse_one(sql: str, dialect: str, side: Side) -> exp.Expr:
+    """``sqlglot.parse_one(sql, read=dialect)``, with the cost check of :func:`_parse`."""
+    statements = _parse(sql, dialect, side)
+    if not statements or statements[0] is None:
+        raise ParseError(f"No expression was parsed from {_shorten(sql)!r}")
+    return exp.Block(expressions=statements) if len(statements) > 1 else statements[0]
 
 
 def _ancestors(node: exp.Expr) -> Iterator[exp.Expr]:
@@ -1382,6 +1441,46 @@ def _function_names(node: exp.Func) -> list[str]:
     if isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc, exp.ParameterizedAgg)):
         return [node.name.lower()]  # functions sqlglot does not know keep their own name
     return [name.lower() for name in type(node).sql_names()]
+
+
+#: Largest syntax tree analysed (``too_complex`` beyond). The largest query of the
+#: peers' 1,635 benchmark queries has 280 nodes; a 1,000-term OR chain has about 5,000.
+MAX_NODES = 5_000
+#: Largest constant count or length a scalar function may build from (``resource_limit``).
+MAX_BUILT_SIZE = 1_000_000
+#: Scalar functions whose arguments size a value DuckDB builds in memory at once.
+_SIZED_FUNCTIONS = frozenset(
+    {"repeat", "range", "generate_series", "lpad", "rpad", "list_resize", "array_resize"}
+)
+
+
+def _numeric_constant(node: exp.Expr) -> float | None:
+    """The value of a numeric literal (or its negation), else None."""
+    negative = isinstance(node, exp.Neg)
+    inner = node.this if negative else node
+    if isinstance(inner, exp.Paren):
+        return _numeric_constant(inner.this)
+    if not (isinstance(inner, exp.Literal) and not inner.is_string):
+        return None
+    try:
+        value = float(inner.this)
+    except ValueError:
+        return None
+    return -value if negative else value
+
+
+def forbidden_function_in(node: exp.Expr) -> str | None:
+    """The name of the first forbidden function called in ``node``, or None.
+
+    Example:
+        >>> forbidden_function_in(sqlglot.parse_one("b <> getenv('HOME')"))
+        'getenv'
+    """
+    for func in node.find_all(exp.Func):
+        name = next((n for n in _function_names(func) if _is_forbidden(n)), None)
+        if name is not None:
+            return name
+    return None
 
 
 def _is_forbidden(name: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -19,6 +20,10 @@ class Options:
         Traceback (most recent call last):
         ...
         sqlequiv.errors.InvalidOption: options: invalid_option: max_fixtures=-1 must not be negative
+        >>> Options(time_budget=float("nan"))
+        Traceback (most recent call last):
+        ...
+        sqlequiv.errors.InvalidOption: options: ... time_budget=nan must be a finite number
     """
 
     #: Compare results as bags (duplicates count). ``False`` compares sets.
@@ -52,9 +57,18 @@ class Options:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool):
+            # The annotations are strings ("bool", "int", "float"): see the __future__ import.
+            if f.type == "bool":
+                if not isinstance(value, bool):
+                    raise InvalidOption(f"{f.name}={value!r} must be True or False")
                 continue
-            if isinstance(value, int | float) and value < 0:
+            wanted = (int,) if f.type == "int" else (int, float)
+            if isinstance(value, bool) or not isinstance(value, wanted):
+                what = "a whole number" if f.type == "int" else "a number"
+                raise InvalidOption(f"{f.name}={value!r} must be {what}")
+            if not _finite(value):
+                raise InvalidOption(f"{f.name}={value!r} must be a finite number")
+            if value < 0:
                 raise InvalidOption(f"{f.name}={value!r} must not be negative")
         if self.max_rows < 1:
             raise InvalidOption(f"max_rows={self.max_rows!r} must be at least 1")
@@ -64,3 +78,12 @@ class Options:
     def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-ready mapping."""
         return asdict(self)
+
+
+def _finite(value: float) -> bool:
+    """Not NaN or infinite, and (for an int) within the range of a float, as the budgets
+    and shares computed from it are."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int past 1e308
+        return False

@@ -39,18 +39,23 @@ name a table created later in the script.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
+import os
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+import duckdb
 from sqlglot import Token, TokenType, exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, SqlglotError, TokenError
 
 from sqlequiv.errors import SchemaError
-from sqlequiv.schema.model import Column, ForeignKey, Schema, Table
+from sqlequiv.parse_cost import parse_cost
+from sqlequiv.schema.model import Column, ForeignKey, Schema, Table, quote_identifier
 
 __all__ = ["parse_ddl"]
 
@@ -330,6 +335,8 @@ class SchemaDraft:
             raise SchemaError("empty_schema", "the schema declares no tables")
         # Foreign keys are resolved last: they may name a table declared further down.
         tables = {name: draft.build() for name, draft in self.tables.items()}
+        for name, draft in self.tables.items():
+            _check_on_duckdb(draft, tables[name])
         result = []
         for name, draft in self.tables.items():
             fks: list[ForeignKey] = []
@@ -461,13 +468,7 @@ def duckdb_type(type_: exp.DataType, at: At) -> tuple[exp.DataType, bool, bool]:
         if kind in _NEED_PARAMS and not node.expressions:
             raise at.error("unsupported_type", f"type {node.sql()!r} needs parameters")
         if kind == _T.DECIMAL and node.expressions:
-            precision = node.expressions[0].this
-            if isinstance(precision, exp.Literal) and int(precision.this) > _MAX_DECIMAL_PRECISION:
-                raise at.error(
-                    "unsupported_type",
-                    f"type {node.sql()!r}: DuckDB decimals hold at most "
-                    f"{_MAX_DECIMAL_PRECISION} digits",
-                )
+            _check_decimal_params(node, at)
         if node is type_:
             not_null = kind in _SERIAL_TYPES
             non_negative = kind in _UNSIGNED_TYPES
@@ -487,6 +488,95 @@ def duckdb_type(type_: exp.DataType, at: At) -> tuple[exp.DataType, bool, bool]:
     fixed = type_.transform(fix)
     assert isinstance(fixed, exp.DataType)
     return fixed, not_null, non_negative
+
+
+def _check_decimal_params(node: exp.DataType, at: At) -> None:
+    """A DECIMAL's precision and scale must be integers DuckDB accepts (1-38, 0-precision)."""
+    params = node.expressions
+    shown = node.sql()
+    shown = shown if len(shown) <= 60 else shown[:50] + "...)"
+    numbers: list[int] = []
+    for param in params:
+        value = param.this if isinstance(param, exp.DataTypeParam) else param
+        text = value.this if isinstance(value, exp.Literal) and not value.is_string else None
+        # Three digits are plenty; int() of thousands of digits would be refused, or slow.
+        if not isinstance(text, str) or not text.isdigit() or len(text.lstrip("0")) > 3:
+            numbers = []
+            break
+        numbers.append(int(text))
+    if not numbers or len(params) > 2:
+        raise at.error(
+            "invalid_type",
+            f"type {shown!r}: DECIMAL takes a precision and an optional scale, "
+            "written as whole numbers (DECIMAL(10, 2))",
+        )
+    precision, scale = numbers[0], numbers[1] if len(numbers) > 1 else 0
+    if precision > _MAX_DECIMAL_PRECISION:
+        raise at.error(
+            "unsupported_type",
+            f"type {shown!r}: DuckDB decimals hold at most {_MAX_DECIMAL_PRECISION} digits",
+        )
+    if precision < 1 or scale > precision:
+        raise at.error(
+            "invalid_type",
+            f"type {shown!r}: the precision must be from 1 to {_MAX_DECIMAL_PRECISION} "
+            "and the scale from 0 to the precision",
+        )
+
+
+# --- What DuckDB accepts ------------------------------------------------------------------------
+
+# sqlglot accepts more than DuckDB does (DECIMAL(x), VARCHAR('x'), a CHECK comparing an INT
+# with a TIMESTAMP). Every check executes on DuckDB, so such a schema is refused when it is
+# loaded, with DuckDB's own reason, rather than when the first query runs.
+_scratch_lock = threading.Lock()
+_scratch: dict[int, duckdb.DuckDBPyConnection] = {}  # by process id: a forked child opens its own
+
+
+def _check_on_duckdb(draft: TableDraft, table: Table) -> None:
+    """Raise ``invalid_type`` / ``invalid_check`` for what DuckDB cannot bind in ``table``."""
+    for column in table.columns:
+        refusal = _duckdb_refusal(f"SELECT CAST(NULL AS {column.type_sql})")
+        if refusal is not None:
+            raise draft.columns[column.name].at.error(
+                "invalid_type",
+                f"column {column.name!r} of table {table.name!r}: DuckDB does not accept "
+                f"the type {column.type_sql!r}: {refusal}",
+            )
+    # The query the constraint re-check runs (fixtures.constraints.sql_violations), over a
+    # row of the table's column types.
+    row = ", ".join(
+        f"CAST(NULL AS {c.type_sql}) AS {quote_identifier(c.name)}" for c in table.columns
+    )
+    for check, (_, at) in zip(table.checks, draft.checks, strict=True):
+        condition = check.sql("duckdb")
+        refusal = _duckdb_refusal(
+            f"SELECT count(*) FROM (SELECT {row}) AS {quote_identifier(table.name)} "
+            f"WHERE NOT ({condition})"
+        )
+        if refusal is not None:
+            raise at.error(
+                "invalid_check",
+                f"CHECK ({condition}) on table {table.name!r} cannot be evaluated by DuckDB: "
+                f"{refusal}",
+            )
+
+
+@functools.lru_cache(maxsize=4096)
+def _duckdb_refusal(query: str) -> str | None:
+    """DuckDB's error binding ``query``, or None. ``DESCRIBE`` binds without executing."""
+    with _scratch_lock:
+        con = _scratch.get(os.getpid())
+        if con is None:
+            _scratch.clear()  # a parent's connection is not a child's to use
+            con = duckdb.connect(":memory:", config={"enable_external_access": False})
+            _scratch[os.getpid()] = con
+        try:
+            con.execute(f"DESCRIBE {query}")
+        except duckdb.Error as err:
+            lines = str(err).strip().splitlines()
+            return lines[0] if lines else type(err).__name__
+    return None
 
 
 # --- Reading statements ---------------------------------------------------------------------
@@ -521,6 +611,11 @@ def _statements(text: str, dialect: str) -> Iterator[tuple[exp.Expr, list[Token]
 
 
 def _parse_tokens(reader: Dialect, tokens: list[Token], text: str) -> list[exp.Expr]:
+    cost = parse_cost(tokens)
+    if cost.too_costly:
+        # A CHECK subquery or CREATE ... AS SELECT with a long row of ON-less joins: refused
+        # unparsed, as sqlglot would take exponential time on it.
+        raise _token_at(tokens[0]).error("too_complex", f"the statement has {cost.message()}")
     try:
         with _quiet_command_fallback():
             parsed = reader.parser().parse(tokens, text)

@@ -66,10 +66,41 @@ def load_schema(
         >>> load_schema({"tables": {"t": {"columns": {"id": "INT"}}}}).table_names
         ('t',)
     """
+    return _screened(_load(source, dialect))
+
+
+def _screened(schema: Schema) -> Schema:
+    """``schema``, once no CHECK constraint calls a function the query guard refuses.
+
+    CHECK constraints are executed (the constraint checks run them as SQL), so they may
+    call nothing a query could not: no file readers, no ``getenv``, no ``current_setting``.
+    """
+    from sqlequiv.guard import forbidden_function_in  # the guard imports the schema model
+
+    for table in schema:
+        for check in table.checks:
+            name = forbidden_function_in(check)
+            if name is not None:
+                raise SchemaError(
+                    "forbidden_function",
+                    f"table {table.name}: CHECK ({check.sql('duckdb')}) calls {name}, which "
+                    "can read files, URLs, settings or the environment",
+                )
+    return schema
+
+
+def _load(
+    source: str | os.PathLike[str] | Schema | Mapping[str, object], dialect: str
+) -> Schema:
     if isinstance(source, Schema):
         return source
     if isinstance(source, Mapping):
         return parse_mapping(source)
+    if isinstance(source, str) and not source.strip():
+        # Path("") is the current directory: say what is wrong, not that "." is no file.
+        raise SchemaError(
+            "empty_schema", "the schema is empty: pass DDL text, a path, a mapping or a Schema"
+        )
     if isinstance(source, str) and not _is_file_path(source):
         if _DDL_TEXT.search(source):
             return parse_ddl(source, dialect)

@@ -44,6 +44,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
+from sqlequiv.parse_cost import parse_cost
 from sqlequiv.schema.ddl import At, SchemaDraft, TableDraft
 from sqlequiv.schema.model import Schema
 
@@ -200,6 +201,9 @@ def _condition(data: object, path: str) -> exp.Expression:
     if not isinstance(data, str) or not data.strip():
         raise at.error("invalid_mapping", f"expected an SQL condition, got {_shape(data)}")
     try:
+        cost = parse_cost(sqlglot.Dialect.get_or_raise("duckdb").tokenize(data))
+        if cost.too_costly:  # sqlglot would take exponential time on it
+            raise at.error("too_complex", f"the condition has {cost.message()}")
         condition = sqlglot.parse_one(data, read="duckdb", into=exp.Condition)
     except SqlglotError as err:
         raise at.error("parse_error", f"{data!r} is not an SQL condition") from err

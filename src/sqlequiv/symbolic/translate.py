@@ -100,7 +100,7 @@ def _int_literal_value(node: exp.Expr) -> int | None:
         inner = _int_literal_value(node.this)
         return None if inner is None else -inner
     if isinstance(node, exp.Literal) and not node.is_string and re.fullmatch(r"\d+", node.name):
-        return int(node.name)
+        return int(node.name) if len(node.name.lstrip("0")) <= _MAX_INT_DIGITS else None
     return None
 
 
@@ -564,11 +564,18 @@ def _snippet(node: exp.Expr) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: Digits of the widest integer DuckDB types a literal as (HUGEINT: 2**127 has 39).
+_MAX_INT_DIGITS = 39
+
+
 def _number(text: str) -> SymValue:
     """A numeric literal as DuckDB types it: INTEGER/BIGINT/HUGEINT, DECIMAL(p, s) or DOUBLE."""
     body = text.lstrip("+-")
     negative = text.startswith("-")
     if re.fullmatch(r"\d+", body):
+        if len(body.lstrip("0")) > _MAX_INT_DIGITS:
+            # Past HUGEINT (and, past 4,300 digits, past what int() converts at all).
+            raise Unsupported(f"an integer literal of {len(body):,} digits (beyond HUGEINT)")
         return constant(-int(body) if negative else int(body), "int")
     match = re.fullmatch(r"(\d*)\.(\d*)", body)
     if match and (match.group(1) or match.group(2)):
