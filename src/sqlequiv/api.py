@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -83,8 +83,18 @@ def check(
     """
     options = options or Options()
     timer = _Timer()
+    return _contained(
+        lambda: _check(candidate, reference, schema, dialect, options, timer, executor, symbolic),
+        options,
+        timer,
+    )
+
+
+def _contained(run: Callable[[], Verdict], options: Options, timer: _Timer) -> Verdict:
+    """``run()``, with bad input as an ``error`` verdict and a bug as an ``internal_error``
+    (re-raised under ``SQLEQUIV_STRICT``)."""
     try:
-        return _check(candidate, reference, schema, dialect, options, timer, executor, symbolic)
+        return run()
     except SqlequivError as err:
         return Verdict(
             "error",
@@ -313,22 +323,22 @@ def distinguishing_fixtures(
     options = options or Options()
     timer = _Timer()
     examples: list[Counterexample] = []
-    try:
-        verdict = _check(
-            candidate, reference, schema, dialect, options, timer, executor, symbolic,
-            stop_after=limit, examples=examples,
-        )  # fmt: skip
-    except SqlequivError as err:
-        verdict = Verdict(
-            "error",
-            error=ErrorInfo(err.side, err.kind, err.message, err.line, err.col),
-            options=options.to_dict(),
-            timings=timer.timings,
-        )
-    except Exception as exc:
-        if os.environ.get("SQLEQUIV_STRICT"):
-            raise
-        verdict = _internal_error(exc, options, timer)
+    verdict = _contained(
+        lambda: _check(
+            candidate,
+            reference,
+            schema,
+            dialect,
+            options,
+            timer,
+            executor,
+            symbolic,
+            stop_after=limit,
+            examples=examples,
+        ),
+        options,
+        timer,
+    )
     return verdict, examples
 
 
