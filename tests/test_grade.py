@@ -10,25 +10,14 @@ from typing import Any
 import duckdb
 import pytest
 
+from conftest import SHOP_DDL
 from sqlequiv import Options
 from sqlequiv.grading import RECORD_KEYS, Record, grade
 from sqlequiv.grading.anomalies import audit_item
 from sqlequiv.suite import SuiteDocument, build_suite
 from sqlequiv.suite.model import Item
 
-DDL = """
-CREATE TABLE customers (
-  customer_id INTEGER PRIMARY KEY,
-  name VARCHAR NOT NULL,
-  plan VARCHAR NOT NULL CHECK (plan IN ('free', 'pro', 'enterprise'))
-);
-CREATE TABLE orders (
-  order_id INTEGER PRIMARY KEY,
-  customer_id INTEGER NOT NULL REFERENCES customers (customer_id),
-  placed_at TIMESTAMP NOT NULL,
-  amount DECIMAL(10, 2) CHECK (amount >= 0)
-);
-"""
+DDL = SHOP_DDL
 
 Q3_LEFT_JOIN = """
 SELECT c.customer_id, COUNT(o.order_id) AS order_count

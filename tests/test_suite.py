@@ -9,21 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SHOP_DDL
 from sqlequiv.suite import SuiteDocument, SuiteError, build_suite, load_suite
 
-DDL = """
-CREATE TABLE customers (
-  customer_id INTEGER PRIMARY KEY,
-  name VARCHAR NOT NULL,
-  plan VARCHAR NOT NULL CHECK (plan IN ('free', 'pro', 'enterprise'))
-);
-CREATE TABLE orders (
-  order_id INTEGER PRIMARY KEY,
-  customer_id INTEGER NOT NULL REFERENCES customers (customer_id),
-  placed_at TIMESTAMP NOT NULL,
-  amount DECIMAL(10, 2) CHECK (amount >= 0)
-);
-"""
+DDL = SHOP_DDL
 
 SUITE_YAML = """
 suite: demo
