@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -20,7 +20,7 @@ from sqlequiv.classify import classify
 from sqlequiv.compare import Comparison, ResultSet, compare_results, to_json_value
 from sqlequiv.database import Database
 from sqlequiv.errors import SqlequivError
-from sqlequiv.execute import Executor, QueryFailed, shared_executor
+from sqlequiv.execute import Executor, QueryFailed, engine_for, shared_executor
 from sqlequiv.fixtures.constraints import python_violations, sql_violations
 from sqlequiv.fixtures.domains import Domains, build_domains
 from sqlequiv.fixtures.harvest import Harvest, harvest
@@ -37,6 +37,9 @@ from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.verdict import Cause, Counterexample, ErrorInfo, Verdict
 
 SchemaSource = Schema | str | os.PathLike[str] | Mapping[str, Any]
+#: Rows per table (each row a tuple in the schema's column order), e.g. sampled from
+#: the real database, whose values the fixture search also draws from.
+SeedData = Mapping[str, Sequence[Sequence[Any]]]
 
 _log = logging.getLogger(__name__)
 
@@ -64,6 +67,7 @@ def check(
     *,
     executor: Executor | None = None,
     symbolic: SymbolicLayer | None = None,
+    seed_data: SeedData | None = None,
 ) -> Verdict:
     """Decide whether ``candidate`` returns the same rows as ``reference`` on every database.
 
@@ -84,7 +88,9 @@ def check(
     options = options or Options()
     timer = _Timer()
     return _contained(
-        lambda: _check(candidate, reference, schema, dialect, options, timer, executor, symbolic),
+        lambda: _check(
+            candidate, reference, schema, dialect, options, timer, executor, symbolic, seed_data
+        ),
         options,
         timer,
     )
@@ -133,6 +139,7 @@ def _check(
     timer: _Timer,
     executor: Executor | None,
     symbolic: SymbolicLayer | None,
+    seed_data: SeedData | None = None,
     stop_after: int = 1,
     examples: list[Counterexample] | None = None,
 ) -> Verdict:
@@ -143,10 +150,19 @@ def _check(
             if not isinstance(schema_source, Schema)
             else schema_source
         )
+    engine_name = executor.dialect if executor is not None else engine_for(dialect)
     with timer.stage("guard"):
-        cand = guard_query(candidate_sql, schema, dialect=dialect, side="candidate")
-        ref = guard_query(reference_sql, schema, dialect=dialect, side="reference")
-    base["executed"] = {"candidate": cand.duckdb_sql, "reference": ref.duckdb_sql}
+        cand = guard_query(
+            candidate_sql, schema, dialect=dialect, side="candidate", engine=engine_name
+        )
+        ref = guard_query(
+            reference_sql, schema, dialect=dialect, side="reference", engine=engine_name
+        )
+    base["executed"] = {
+        "engine": engine_name,
+        "candidate": cand.executed_sql,
+        "reference": ref.executed_sql,
+    }
 
     with timer.stage("normalize"):
         forms = [_canonical(q, schema, options) for q in (cand, ref)]
@@ -158,7 +174,10 @@ def _check(
     layer = _layer(symbolic, options)
     with timer.stage("symbolic"):
         try:
-            proved = layer.prove(cand, ref, schema, options)
+            # The symbolic layer's terms mean what DuckDB computes; on SQLite (type
+            # affinity, text compared as text) a proof of them would be about another
+            # engine, so it only seeds and checks, never proves.
+            proved = layer.prove(cand, ref, schema, options) if engine_name == "duckdb" else None
         except _LAYER_FAILURES:  # a proof that cannot be attempted is no proof
             proved = None
     if proved:
@@ -174,13 +193,19 @@ def _check(
     harvested = _harvest(cand, ref, schema)
     # Only the tables the queries read, and the parents their keys need, get rows.
     searched = schema.closure(read) if read else schema
-    domains = build_domains(searched, harvested, options.max_rows)
+    domains = build_domains(
+        searched,
+        harvested,
+        options.max_rows,
+        numeric_text=engine_name == "sqlite",
+        samples=seed_data,
+    )
     with timer.stage("witnesses"):
         try:
             seeds = list(layer.witnesses(cand, ref, schema, domains, options))
         except _LAYER_FAILURES:
             seeds = []
-    engine = executor or shared_executor(options.query_timeout)
+    engine = executor or shared_executor(options.query_timeout, dialect)
     with timer.stage("fixture_search"):
         engine.prepare(schema)
         prober = Prober(engine, schema, cand, ref, options)
@@ -238,6 +263,10 @@ def _check(
             )
         evidence["bounded"] = outcome.bound if outcome.status == "same" else None
         evidence["bounded_status"] = outcome.status
+        if engine_name != "duckdb":
+            # The bounded encoding follows DuckDB's semantics: on SQLite its models are
+            # re-executed like any candidate database, and its "same" proves nothing.
+            evidence["bounded_semantics"] = "duckdb"
         if outcome.reason:
             evidence["bounded_reason"] = outcome.reason
         if outcome.row_bounds:
@@ -314,6 +343,7 @@ def distinguishing_fixtures(
     limit: int = 5,
     executor: Executor | None = None,
     symbolic: SymbolicLayer | None = None,
+    seed_data: SeedData | None = None,
 ) -> tuple[Verdict, list[Counterexample]]:
     """Like :func:`check`, but keep searching for up to ``limit`` distinct distinguishing databases.
 
@@ -333,6 +363,7 @@ def distinguishing_fixtures(
             timer,
             executor,
             symbolic,
+            seed_data,
             stop_after=limit,
             examples=examples,
         ),
@@ -361,10 +392,10 @@ def verify(
         return None
     try:
         executor.load(db)
-        if sql_violations(schema, executor.scalar):
+        if sql_violations(schema, executor.scalar, executor.dialect):
             return None
-        cand_rows = executor.run(cand.duckdb_sql)
-        ref_rows = executor.run(ref.duckdb_sql)
+        cand_rows = executor.run(cand.executed_sql)
+        ref_rows = executor.run(ref.executed_sql)
     except QueryFailed:
         return None
     comparison = compare_results(cand_rows, ref_rows, options, order_keys_for(ref, options))
@@ -407,12 +438,30 @@ def build_counterexample(
 
 
 def _canonical(query: GuardedQuery, schema: Schema, options: Options) -> str | None:
+    tree = query.qualified
+    if query.engine == "sqlite":
+        tree = _sqlite_like_patterns(tree)
     try:
-        return canonical_sql(
-            query.qualified, schema, ignore_column_order=options.ignore_column_order
-        )
+        return canonical_sql(tree, schema, ignore_column_order=options.ignore_column_order)
     except Exception:  # a rewrite that cannot handle a shape just leaves the pair unproved
         return None
+
+
+def _sqlite_like_patterns(tree: exp.Expression) -> exp.Expression:
+    """``tree`` with constant LIKE patterns in lower case: SQLite's LIKE ignores the case of
+    ASCII letters (and PRAGMA case_sensitive_like is refused), so ``LIKE 'A%'`` and
+    ``LIKE 'a%'`` are the same test there. Only for the canonical form; the query runs as
+    written."""
+    tree = tree.copy()
+    for like in tree.find_all(exp.Like):
+        pattern = like.expression
+        if isinstance(like.parent, exp.Escape) or not (
+            isinstance(pattern, exp.Literal) and pattern.is_string
+        ):
+            continue
+        lowered = "".join(ch.lower() if ch.isascii() else ch for ch in pattern.name)
+        pattern.replace(exp.Literal.string(lowered))
+    return tree
 
 
 #: Functions whose value changes between executions: a query using them is not a constant.
@@ -436,7 +485,11 @@ def _volatile(query: GuardedQuery) -> bool:
         name = (node.sql_name() if not isinstance(node, exp.Anonymous) else node.name).lower()
         if name in _VOLATILE or isinstance(node, exp.Rand | exp.CurrentTimestamp | exp.CurrentDate):
             return True
-    return False
+    # SQLite's date functions read the clock when given 'now': date('now'), julianday('now').
+    return any(
+        lit.is_string and lit.name.strip().lower() == "now"
+        for lit in query.qualified.find_all(exp.Literal)
+    )
 
 
 def _proved(
@@ -465,13 +518,13 @@ def _run_on_empty_database(
     base: dict[str, Any],
 ) -> tuple[ResultSet, ResultSet] | Verdict:
     """Both queries' results on the empty database, or the error verdict of the one that fails."""
-    engine = executor or shared_executor(options.query_timeout)
+    engine = executor or shared_executor(options.query_timeout, cand.dialect)
     engine.prepare(schema)
     engine.load(Database({}))
     results = []
     for side, query in (("candidate", cand), ("reference", ref)):
         try:
-            results.append(engine.run(query.duckdb_sql))
+            results.append(engine.run(query.executed_sql))
         except QueryFailed as exc:
             exc.side = side
             return _execution_error(exc, base)

@@ -60,6 +60,12 @@ class QueryFailed(Exception):
 class Executor(Protocol):
     """What the core needs from a database engine."""
 
+    #: The SQL dialect the engine runs ("duckdb" or "sqlite"): which text of a guarded
+    #: query is executed, and how constraint checks are written.
+    dialect: str
+    #: Per-query timeout, in seconds.
+    timeout: float
+
     def prepare(self, schema: Schema) -> None:
         """Create (empty) tables for ``schema``."""
 
@@ -154,6 +160,9 @@ class DuckDBExecutor:
         >>> ex.run("SELECT SUM(a) AS s FROM t").rows
         ((3,),)
     """
+
+    #: The dialect of the SQL this executor runs.
+    dialect = "duckdb"
 
     def __init__(self, *, timeout: float = 2.0, memory_limit: str = "1GB") -> None:
         self.timeout = timeout
@@ -294,11 +303,27 @@ def _first_line(exc: BaseException) -> str:
 _local = threading.local()
 
 
-def shared_executor(timeout: float) -> DuckDBExecutor:
-    """The calling thread's reused executor (created on first use)."""
-    executor: DuckDBExecutor | None = getattr(_local, "executor", None)
+def shared_executor(timeout: float, dialect: str = "duckdb") -> Executor:
+    """The calling thread's reused executor for ``dialect`` (created on first use).
+
+    Queries in the ``sqlite`` dialect run on SQLite; every other dialect is
+    translated to DuckDB.
+    """
+    engine = engine_for(dialect)
+    executors: dict[str, Executor] = _local.__dict__.setdefault("executors", {})
+    executor = executors.get(engine)
     if executor is None:
-        executor = DuckDBExecutor(timeout=timeout)
-        _local.executor = executor
+        if engine == "sqlite":
+            from sqlequiv.execute_sqlite import SQLiteExecutor  # imports this module
+
+            executor = SQLiteExecutor(timeout=timeout)
+        else:
+            executor = DuckDBExecutor(timeout=timeout)
+        executors[engine] = executor
     executor.timeout = timeout
     return executor
+
+
+def engine_for(dialect: str) -> str:
+    """The engine that runs queries written in ``dialect``: "sqlite" or "duckdb"."""
+    return "sqlite" if dialect.lower() == "sqlite" else "duckdb"

@@ -104,6 +104,11 @@ FORBIDDEN_FUNCTIONS: frozenset[str] = frozenset(
         "which_secret",
         "load_extension",
         "install_extension",
+        # SQLite: loads code, or (in the shell's extensions) reads and writes files
+        "fts3_tokenizer",
+        "readfile",
+        "writefile",
+        "edit",
         "load_aws_credentials",
         "write_log",
         "checkpoint",
@@ -319,11 +324,13 @@ class GuardedQuery:
         parsed: The tree as parsed in the source dialect, before qualification.
         qualified: ``qualify_query(parsed, schema, dialect)``: every column
             qualified, stars expanded, types annotated.
-        duckdb_sql: ``to_duckdb(qualified)``: the SQL that will be executed.
+        duckdb_sql: ``to_duckdb(qualified)``: the query in DuckDB's SQL.
         fully_qualified: False when sqlglot could not resolve the columns of a
             NATURAL or USING join; ``qualified`` is then the parsed tree with
             types annotated, DuckDB resolves the names itself, and no proof
             may rest on the tree (the normalizer is skipped).
+        engine: The engine the query runs on: "duckdb" (which runs ``duckdb_sql``)
+            or "sqlite" (which runs the source text unchanged).
     """
 
     side: Side
@@ -333,6 +340,14 @@ class GuardedQuery:
     qualified: exp.Expression
     duckdb_sql: str
     fully_qualified: bool = True
+    engine: str = "duckdb"
+
+    @property
+    def executed_sql(self) -> str:
+        """The text the engine runs: the DuckDB translation, or for SQLite the source itself."""
+        if self.engine == "sqlite":
+            return " " + self.sql[1:] if self.sql.startswith("\ufeff") else self.sql
+        return self.duckdb_sql
 
 
 def guard_query(
@@ -342,6 +357,7 @@ def guard_query(
     dialect: str = "duckdb",
     side: Side = "candidate",
     max_length: int = 100_000,
+    engine: str | None = None,
 ) -> GuardedQuery:
     """Parse ``sql`` and check that it is one read-only query over ``schema``.
 
@@ -359,6 +375,10 @@ def guard_query(
         dialect: A sqlglot dialect name, e.g. ``"duckdb"`` or ``"postgres"``.
         side: Which side of the check this query is; copied into errors.
         max_length: The largest accepted query, in characters.
+        engine: Where the query will run: "duckdb" (translated) or "sqlite"
+            (unchanged); by default SQLite for the ``sqlite`` dialect, else DuckDB.
+            For SQLite, functions are looked up in SQLite's catalogue and the
+            DuckDB re-check is replaced by SQLite's own authorizer.
 
     Returns:
         The parsed, qualified and translated query.
@@ -389,8 +409,13 @@ def guard_query(
         ...     print(err.kind)
         not_read_only
     """
+    from sqlequiv.execute import engine_for  # the executor imports this module's users
+
+    engine = engine or engine_for(dialect)
     try:
-        return _guard(sql, schema, dialect=dialect, side=side, max_length=max_length)
+        return _guard(
+            sql, schema, dialect=dialect, side=side, max_length=max_length, engine=engine
+        )
     except QueryError:
         raise
     except RecursionError:
@@ -410,7 +435,9 @@ def guard_query(
         ) from exc
 
 
-def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: int) -> GuardedQuery:
+def _guard(
+    sql: str, schema: Schema, *, dialect: str, side: Side, max_length: int, engine: str
+) -> GuardedQuery:
     try:
         sqlglot.Dialect.get_or_raise(dialect)
     except ValueError as exc:
@@ -423,7 +450,7 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
 
     # A byte-order mark from an editor is not SQL; a space keeps every offset.
     text = " " + sql[1:] if sql.startswith("\ufeff") else sql
-    source = _Checker(side, dialect, schema, text)
+    source = _Checker(side, dialect, schema, text, engine)
     root = source.parse()
     source.check_size(root)
     source.check_read_only(root)
@@ -432,6 +459,8 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
     source.check_tables(root)
     source.check_constructs(root)
     source.check_known_functions(root)
+    if dialect.lower() == "sqlite":
+        root = sqlite_string_identifiers(root, schema, text)
     fully_qualified = True
     try:
         qualified = source.qualify(root)
@@ -448,14 +477,18 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
     try:
         duckdb_sql = to_duckdb(qualified)
     except SqlglotError as exc:
-        raise QueryError(
-            side,
-            "unsupported",
-            f"the query cannot be translated to DuckDB: {_one_line(str(exc))}",
-        ) from exc
+        if engine != "sqlite":
+            raise QueryError(
+                side,
+                "unsupported",
+                f"the query cannot be translated to DuckDB: {_one_line(str(exc))}",
+            ) from exc
+        duckdb_sql = ""  # SQLite runs the source text; the translation is only informative
 
-    # Defence in depth: check what will actually run, not only what was written.
-    _Checker(side, "duckdb", schema, None).recheck(duckdb_sql)
+    if engine != "sqlite":
+        # Defence in depth: check what will actually run, not only what was written.
+        # (SQLite runs the text checked above, under an authorizer that allows reads only.)
+        _Checker(side, "duckdb", schema, None).recheck(duckdb_sql)
 
     return GuardedQuery(
         side=side,
@@ -465,6 +498,7 @@ def _guard(sql: str, schema: Schema, *, dialect: str, side: Side, max_length: in
         qualified=qualified,
         duckdb_sql=duckdb_sql,
         fully_qualified=fully_qualified,
+        engine=engine,
     )
 
 
@@ -504,6 +538,48 @@ def _check_is_precedence(root: exp.Expr, text: str, dialect: str, side: Side) ->
             f"the {dialect} parser binds IS more tightly than standard SQL in a comparison "
             "such as 'a = b IS TRUE'; add parentheses to say which is meant",
         )
+
+
+def sqlite_string_identifiers(
+    root: exp.Expression, schema: Schema, text: str
+) -> exp.Expression:
+    """Read SQLite's double-quoted strings as strings.
+
+    SQLite takes ``"Bob"`` for an identifier when a column of that name is in
+    scope and for a string literal otherwise (a quirk it keeps for
+    compatibility, and one Spider's gold queries rely on: ``WHERE name =
+    "Bob"``). sqlglot always reads an identifier, which then fails to
+    resolve. Here a double-quoted, unqualified name that is no column of any
+    schema table and no alias of the query becomes the string it spells.
+    Names that exist somewhere are left alone: resolving them needs SQLite's
+    scoping, and an unresolved one is reported as an unknown column.
+
+    Example:
+        >>> from sqlglot import exp, parse_one
+        >>> from sqlequiv.schema.model import Column, Schema, Table
+        >>> s = Schema((Table("t", (Column("name", exp.DataType.build("TEXT")),)),))
+        >>> q = 'SELECT "name" FROM t WHERE name = "Bob"'
+        >>> print(sqlite_string_identifiers(parse_one(q, read="sqlite"), s, q).sql("sqlite"))
+        SELECT "name" FROM t WHERE name = 'Bob'
+    """
+    known = {c.name.lower() for t in schema for c in t.columns}
+    known |= {a.alias.lower() for a in root.find_all(exp.Alias) if a.alias}
+    for alias in root.find_all(exp.TableAlias):
+        known |= {c.name.lower() for c in alias.columns}
+    for column in list(root.find_all(exp.Column)):
+        ident = column.this
+        if column.table or not isinstance(ident, exp.Identifier) or not ident.quoted:
+            continue
+        start = ident.meta.get("start")
+        if not isinstance(start, int) or text[start : start + 1] != '"':
+            continue  # `x` and [x] are always identifiers
+        if ident.name.lower() in known:
+            continue
+        literal = exp.Literal.string(ident.name)
+        if column is root:
+            return literal
+        column.replace(literal)
+    return root
 
 
 def _natural_or_using(root: exp.Expression) -> bool:
@@ -546,11 +622,14 @@ class _Checker:
     the re-parsed DuckDB translation, whose positions would mislead the user.
     """
 
-    def __init__(self, side: Side, dialect: str, schema: Schema, sql: str | None) -> None:
+    def __init__(
+        self, side: Side, dialect: str, schema: Schema, sql: str | None, engine: str = "duckdb"
+    ) -> None:
         self.side: Side = side
         self.dialect = dialect
         self.schema = schema
         self.sql = sql
+        self.engine = engine
         self.tables = {self.norm(exp.to_identifier(t.name)): t.name for t in schema}
 
     # -- errors and positions -------------------------------------------------
@@ -861,12 +940,13 @@ class _Checker:
                     node,
                     keyword=name,
                 )
-            if lower in _duckdb_functions():
+            if lower in self.known_functions():
                 continue
+            engine = "SQLite" if self.engine == "sqlite" else "DuckDB"
             where = (
                 "DuckDB has no such function"
                 if self.sql is None
-                else f"it is not a {self.dialect} function sqlglot knows, nor a DuckDB function"
+                else f"it is not a {self.dialect} function sqlglot knows, nor a {engine} function"
             )
             raise self.error(
                 "unknown_function",
@@ -875,6 +955,14 @@ class _Checker:
                 node,
                 keyword=name,
             )
+
+    def known_functions(self) -> frozenset[str]:
+        """Names of the functions the engine that runs the query has."""
+        if self.engine == "sqlite":
+            from sqlequiv.execute_sqlite import sqlite_functions
+
+            return sqlite_functions()
+        return _duckdb_functions()
 
     # -- constructs without a meaning to execute --------------------------------
 

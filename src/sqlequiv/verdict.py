@@ -115,7 +115,8 @@ class Verdict:
     evidence: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
-    #: The two queries as executed on DuckDB (after qualification and transpiling).
+    #: The engine ("duckdb" or "sqlite") and the two queries as executed on it: for DuckDB
+    #: after qualification and transpiling, for SQLite the source text unchanged.
     executed: dict[str, str | None] = field(default_factory=dict)
 
     @property

@@ -48,7 +48,7 @@ def audit_item(
         [('nondeterministic_reference', 'warning')]
     """
     options = options or Options()
-    engine = executor or shared_executor(options.query_timeout)
+    engine = executor or shared_executor(options.query_timeout, item.dialect)
     found: list[dict[str, Any]] = []
 
     def add(kind: str, severity: str, detail: str, reference: str | None = None,

@@ -116,7 +116,7 @@ def grade(
         record: Record = Record(status=status, timings=timings, **base, **fields)  # type: ignore[arg-type]
         return record
 
-    engine = executor or shared_executor(options.query_timeout)
+    engine = executor or shared_executor(options.query_timeout, item.dialect)
     try:
         engine.prepare(item.schema)
     except SqlequivError as err:  # a schema DuckDB cannot create: the item is broken
@@ -126,7 +126,9 @@ def grade(
         if report.anomaly is not None:
             return done("anomaly", anomaly=report.anomaly)
     try:
-        cand = guard_query(candidate, item.schema, dialect=item.dialect, side="candidate")
+        cand = guard_query(
+            candidate, item.schema, dialect=item.dialect, side="candidate", engine=engine.dialect
+        )
     except SqlequivError as err:
         return done("error", error=_error(err.kind, err.message, err.line, err.col))
     ran = run_on_fixtures(cand, item, engine)
@@ -280,7 +282,7 @@ def run_on_fixtures(
     for fixture in (EMPTY, *item.fixtures):
         engine.load(fixture.database)
         try:
-            results[fixture.name] = engine.run(query.duckdb_sql)
+            results[fixture.name] = engine.run(query.executed_sql)
         except QueryFailed as exc:
             where = "" if fixture is EMPTY else f" on fixture {fixture.name!r}"
             failed = QueryFailed(
@@ -309,7 +311,9 @@ def reference_report(item: Item, engine: Executor) -> ReferenceReport:
             broken[ref.name] = "missing SQL"
             continue
         try:
-            query = guard_query(ref.sql, item.schema, dialect=item.dialect, side="reference")
+            query = guard_query(
+                ref.sql, item.schema, dialect=item.dialect, side="reference", engine=engine.dialect
+            )
         except SqlequivError as err:
             broken[ref.name] = f"{err.kind}: {err.message}"
             continue

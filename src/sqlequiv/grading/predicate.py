@@ -93,17 +93,22 @@ def grade_predicate(
         statuses[fixture.name] = "holds" if value else "not_applicable"
         held += bool(value)
 
-    domains = build_domains(item.schema, harvest([cand.qualified]), options.max_rows)
+    domains = build_domains(
+        item.schema,
+        harvest([cand.qualified]),
+        options.max_rows,
+        numeric_text=engine.dialect == "sqlite",
+    )
     generator = RandomGenerator(item.schema, domains, seed=options.seed)
     for _ in range(generated):
         db = generator.draw(options.max_rows)
         if python_violations(db, item.schema):
             continue
         engine.load(db)
-        if sql_violations(item.schema, engine.scalar):
+        if sql_violations(item.schema, engine.scalar, engine.dialect):
             continue
         try:
-            result = engine.run(cand.duckdb_sql)
+            result = engine.run(cand.executed_sql)
         except QueryFailed:
             continue  # a data-dependent failure says nothing about the property
         summary["generated"] += 1

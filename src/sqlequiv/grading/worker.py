@@ -67,7 +67,7 @@ class Worker:
     def handle(self, task: Task) -> dict[str, Any]:
         """The record (``grade``) or ``{"anomalies": [...]}`` (``audit``) for ``task``."""
         item = self.suite.item(task.item_id)
-        engine = shared_executor(self.settings.options.query_timeout)
+        engine = shared_executor(self.settings.options.query_timeout, item.dialect)
         if task.kind == "audit":
             return {"anomalies": audit_item(item, self.settings.options, executor=engine)}
         record = grade(

@@ -1,0 +1,66 @@
+# Pairs whose truth is SQLite's: they run on SQLite itself, unchanged. Each one
+# is judged differently by a transpile to DuckDB (which refuses the query or
+# computes another answer).
+# schema: spider_cars
+# dialect: sqlite
+
+# title: TEXT column compared with a number is compared as text
+# expect: not_equivalent
+# note: horsepower '99' > 150 as text ('9' > '1'), not as a number
+SELECT id FROM cars_data WHERE horsepower > 150;
+SELECT id FROM cars_data WHERE CAST(horsepower AS INTEGER) > 150;
+
+# title: max over a TEXT column of numbers is the largest string
+# expect: not_equivalent
+SELECT max(horsepower) FROM cars_data;
+SELECT max(CAST(horsepower AS INTEGER)) FROM cars_data;
+
+# title: integer division truncates in SQLite
+# expect: not_equivalent
+SELECT id, weight / 2 FROM cars_data;
+SELECT id, weight / 2.0 FROM cars_data;
+
+# title: LIKE ignores ASCII case in SQLite
+# expect: equivalent
+# method: normalized
+SELECT name FROM singer WHERE name LIKE 'a%';
+SELECT name FROM singer WHERE name LIKE 'A%';
+
+# title: = on text is case-sensitive in SQLite, unlike LIKE
+# expect: not_equivalent
+SELECT count(*) FROM singer WHERE is_male = 'T';
+SELECT count(*) FROM singer WHERE is_male = 't';
+
+# title: a double-quoted name that is no column is a string
+# expect: equivalent
+# method: normalized
+SELECT name FROM singer WHERE country = "France";
+SELECT name FROM singer WHERE country = 'France';
+
+# title: NULLs sort first in SQLite
+# expect: not_equivalent
+SELECT name, age FROM singer ORDER BY age;
+SELECT name, age FROM singer ORDER BY age NULLS LAST;
+
+# title: a TEXT column compared with a number and with its string
+# expect: equivalent
+# note: the number takes the column's TEXT affinity: '150' either way
+SELECT id FROM cars_data WHERE horsepower = 150;
+SELECT id FROM cars_data WHERE horsepower = '150';
+
+# title: SQLite functions run as SQLite defines them
+# expect: equivalent
+# method: normalized
+SELECT instr(name, 'a'), substr(name, 1, 2), ifnull(age, 0), iif(age > 30, 'old', 'young') FROM singer;
+SELECT INSTR(name, 'a'), SUBSTR(name, 1, 2), IFNULL(age, 0), IIF(age > 30, 'old', 'young') FROM singer;
+
+# title: total() is 0.0 on no rows, sum() is NULL
+# expect: not_equivalent
+SELECT total(weight) FROM cars_data WHERE year > 2000;
+SELECT sum(weight) FROM cars_data WHERE year > 2000;
+
+# title: a maker with no car counts 0 under LEFT JOIN and is absent under JOIN
+# expect: not_equivalent
+# cause: extra_rows
+SELECT m.maker, count(c.id) FROM car_makers AS m LEFT JOIN cars_data AS c ON c.maker_id = m.id GROUP BY m.id;
+SELECT m.maker, count(*) FROM car_makers AS m JOIN cars_data AS c ON c.maker_id = m.id GROUP BY m.id;

@@ -1,0 +1,359 @@
+"""The SQLite executor: queries in the ``sqlite`` dialect run on SQLite itself, unchanged.
+
+Text-to-SQL benchmarks (Spider, BIRD) are SQLite databases, and SQLite is not
+DuckDB: a column declared TEXT may hold numbers and is compared with them as
+text, ``/`` on integers truncates, ``LIKE`` ignores ASCII case, NULLs sort
+first, ``avg()`` accepts text. A transpile to DuckDB changes these answers or
+refuses the query, so these queries run on Python's built-in ``sqlite3``.
+
+Tables are created with each column's SQLite *affinity* (INTEGER, REAL,
+NUMERIC, TEXT or none), which is all a declared type means to SQLite, so values
+are stored and compared exactly as in the original database; no constraint is
+declared (the fixture search enforces them and re-checks them in SQL).
+
+The sandbox, for untrusted SQL:
+
+* an authorizer that, while a query runs, allows only SELECT, reading the
+  schema's tables, recursive CTEs and functions outside a deny-list
+  (``load_extension``, ``fts3_tokenizer``, file readers of the shell);
+  ATTACH, PRAGMA and every write are denied when the statement is compiled;
+* ``SQLITE_LIMIT_ATTACHED`` 0, extension loading off, temporary storage in
+  memory (a large sort never writes a file), a 10 MB limit on any string or
+  blob and a process-wide heap limit;
+* a progress handler that aborts the query at its deadline.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import functools
+import math
+import sqlite3
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from sqlequiv.compare import ResultSet
+from sqlequiv.database import Database
+from sqlequiv.errors import SchemaError
+from sqlequiv.execute import QueryFailed
+from sqlequiv.schema.model import Column, Schema
+from sqlequiv.schema.model import quote_identifier as _q
+
+#: SQL functions a query may never call, even if this SQLite build has them:
+#: they load code, read or write files, or corrupt memory when misused.
+DENIED_FUNCTIONS: frozenset[str] = frozenset(
+    {
+        "load_extension",
+        "fts3_tokenizer",
+        "readfile",
+        "writefile",
+        "edit",
+        "lsmode",
+        "zipfile",
+        "sqlar_compress",
+        "sqlar_uncompress",
+        "sqlite_dbpage",
+        "sqlite_dbdata",
+        "sqlite_dbptr",
+    }
+)
+
+#: Largest string or blob a query may build (``SQLITE_LIMIT_LENGTH``).
+MAX_VALUE_BYTES = 10_000_000
+#: Process-wide SQLite heap limit; past it an allocation fails with "out of memory".
+HEAP_LIMIT_BYTES = 1 << 30
+#: Virtual-machine instructions between two deadline checks.
+_PROGRESS_STEPS = 2_000
+
+_OK, _DENY = sqlite3.SQLITE_OK, sqlite3.SQLITE_DENY
+_SELECT = sqlite3.SQLITE_SELECT
+_READ = sqlite3.SQLITE_READ
+_FUNCTION = sqlite3.SQLITE_FUNCTION
+_RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", 33)
+
+#: The affinity keyword each table column is created with.
+_AFFINITY_TYPE = {"INTEGER": "INTEGER", "REAL": "REAL", "NUMERIC": "NUMERIC", "TEXT": "TEXT"}
+
+
+class SQLiteExecutor:
+    """The sandboxed SQLite executor (same interface as the DuckDB one).
+
+    Example:
+        >>> from sqlglot import exp
+        >>> from sqlequiv.schema.model import Column, Schema, Table
+        >>> ex = SQLiteExecutor(timeout=1.0)
+        >>> ex.prepare(Schema((Table("t", (Column("a", exp.DataType.build("TEXT")),)),)))
+        >>> ex.load(Database({"t": (("96",), ("150",))}))
+        >>> ex.run("SELECT a FROM t WHERE a > 150").rows   # TEXT affinity: compared as text
+        (('96',),)
+    """
+
+    #: The dialect of the SQL this executor runs.
+    dialect = "sqlite"
+
+    def __init__(self, *, timeout: float = 2.0) -> None:
+        self.timeout = timeout
+        # check_same_thread=False: the owner is one thread (see shared_executor), but the
+        # grading pool may build it in one thread and use it in another.
+        self._con = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        _harden(self._con)
+        self._tables: frozenset[str] = frozenset()
+        self._schema: Schema | None = None
+        self._staged: dict[int, Database] = {}
+        self._next = 0
+        self._deadline: float | None = None
+        self._con.set_progress_handler(self._past_deadline, _PROGRESS_STEPS)
+
+    # -- loading ------------------------------------------------------------
+
+    def prepare(self, schema: Schema) -> None:
+        """Create empty tables for ``schema`` (dropping the previous schema's)."""
+        existing = [
+            name
+            for (name,) in self._con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            ).fetchall()
+        ]
+        try:
+            for name in existing:
+                self._con.execute(f"DROP TABLE {_q(name)}")
+            for table in schema.tables:
+                columns = ", ".join(
+                    f"{_q(c.name)} {_AFFINITY_TYPE.get(column_affinity(c), '')}".rstrip()
+                    for c in table.columns
+                )
+                self._con.execute(f"CREATE TABLE {_q(table.name)} ({columns})")
+        except sqlite3.Error as exc:
+            raise SchemaError(
+                "unsupported_schema", f"SQLite cannot create these tables: {_first_line(exc)}"
+            ) from exc
+        self._schema = schema
+        self._tables = frozenset(t.name.lower() for t in schema.tables)
+        self._staged.clear()
+
+    def stage(self, dbs: Sequence[Database]) -> list[int]:
+        """Keep several databases; one handle each for :meth:`activate`.
+
+        SQLite statements cost microseconds, so a database is simply written
+        into the tables when it is activated.
+        """
+        if len(self._staged) > _MAX_STAGED:
+            self._staged.clear()
+        handles = []
+        for db in dbs:
+            self._next += 1
+            self._staged[self._next] = db
+            handles.append(self._next)
+        return handles
+
+    def activate(self, handle: int) -> None:
+        """Make the staged database ``handle`` the one every query sees."""
+        self._write(self._staged[handle])
+
+    def load(self, db: Database) -> None:
+        self._write(db)
+
+    def _write(self, db: Database) -> None:
+        if self._schema is None:
+            raise RuntimeError("prepare() a schema before loading a database")
+        try:
+            self._con.execute("BEGIN")
+            for table in self._schema.tables:
+                self._con.execute(f"DELETE FROM {_q(table.name)}")
+                rows = db.rows(table.name)
+                if rows:
+                    marks = ", ".join("?" for _ in table.columns)
+                    self._con.executemany(
+                        f"INSERT INTO {_q(table.name)} VALUES ({marks})",
+                        [tuple(sqlite_value(v) for v in row) for row in rows],
+                    )
+            self._con.execute("COMMIT")
+        except (sqlite3.Error, OverflowError) as exc:
+            if self._con.in_transaction:
+                self._con.execute("ROLLBACK")
+            raise QueryFailed(_first_line(exc), static=False) from exc
+
+    # -- running ------------------------------------------------------------
+
+    def run(self, sql: str) -> ResultSet:
+        """Run one read-only query under the sandbox; raise :class:`QueryFailed` on failure."""
+        self._con.set_authorizer(self._authorize)
+        self._deadline = time.monotonic() + self.timeout
+        try:
+            cursor = self._con.execute(sql)
+            rows = cursor.fetchall()
+            columns = tuple(d[0] for d in cursor.description or ())
+        except MemoryError as exc:
+            raise QueryFailed(
+                "the query exceeded the memory limit", static=False, resource=True
+            ) from exc
+        except (sqlite3.Error, sqlite3.Warning, OverflowError, ValueError) as exc:
+            raise self._failure(sql, exc) from exc
+        finally:
+            self._deadline = None
+            self._con.set_authorizer(None)
+        return ResultSet(columns, tuple(tuple(r) for r in rows))
+
+    def scalar(self, sql: str) -> Any:
+        """Run trusted SQL returning one value (constraint checks; still under the clock,
+        since a schema's CHECK expressions are not trusted either)."""
+        self._con.set_authorizer(self._authorize)
+        self._deadline = time.monotonic() + self.timeout
+        try:
+            row = self._con.execute(sql).fetchone()
+        except (sqlite3.Error, sqlite3.Warning, MemoryError) as exc:
+            raise SchemaError(
+                "unsupported_constraint",
+                f"SQLite cannot evaluate a constraint of the schema: {_first_line(exc)}",
+            ) from exc
+        finally:
+            self._deadline = None
+            self._con.set_authorizer(None)
+        return None if row is None else row[0]
+
+    def _failure(self, sql: str, exc: BaseException) -> QueryFailed:
+        message = _first_line(exc)
+        lower = message.lower()
+        if lower == "interrupted":
+            return QueryFailed(
+                f"query interrupted after {self.timeout:g} s", static=False, timeout=True
+            )
+        if "out of memory" in lower or "too big" in lower:
+            return QueryFailed(
+                f"the query exceeded a resource limit: {message}", static=False, resource=True
+            )
+        return QueryFailed(message, static=self._fails_to_compile(sql))
+
+    def _fails_to_compile(self, sql: str) -> bool:
+        """Whether ``sql`` fails before reading any row (a static error: unknown column,
+        syntax, a denied operation), as opposed to failing on this data (an integer
+        overflow in ``sum``). ``EXPLAIN`` compiles the statement without running it."""
+        if not isinstance(sql, str):
+            return True
+        self._con.set_authorizer(self._authorize)
+        try:
+            self._con.execute("EXPLAIN " + sql).fetchmany(1)
+        except (sqlite3.Error, sqlite3.Warning, ValueError):
+            return True
+        finally:
+            self._con.set_authorizer(None)
+        return False
+
+    def _authorize(
+        self, action: int, arg1: str | None, arg2: str | None, db: str | None, source: str | None
+    ) -> int:
+        if action in (_SELECT, _RECURSIVE):
+            return _OK
+        if action == _READ:
+            if db is None:
+                return _OK  # a CTE reading its own rows (no database holds it)
+            # Only the schema's tables: not sqlite_master, not eponymous virtual tables.
+            known = db == "main" and arg1 is not None and arg1.lower() in self._tables
+            return _OK if known else _DENY
+        if action == _FUNCTION:
+            return _OK if arg2 is not None and arg2.lower() not in DENIED_FUNCTIONS else _DENY
+        return _DENY
+
+    def _past_deadline(self) -> int:
+        deadline = self._deadline
+        return 1 if deadline is not None and time.monotonic() > deadline else 0
+
+
+#: Databases kept staged before old ones are dropped.
+_MAX_STAGED = 2000
+
+
+def column_affinity(column: Column) -> str:
+    """SQLite's affinity of ``column``: INTEGER, TEXT, BLOB, REAL or NUMERIC."""
+    affinity = getattr(column, "affinity", None)
+    if affinity is not None:
+        return str(affinity)
+    declared = column.type.sql("sqlite").upper()  # TEMPORARY until Column.affinity lands
+    if "INT" in declared:
+        return "INTEGER"
+    if any(w in declared for w in ("CHAR", "CLOB", "TEXT")):
+        return "TEXT"
+    if "BLOB" in declared or not declared:
+        return "BLOB"
+    if any(w in declared for w in ("REAL", "FLOA", "DOUB")):
+        return "REAL"
+    return "NUMERIC"
+
+
+def sqlite_value(value: Any) -> Any:
+    """A Python value as SQLite stores it: numbers, text, blobs and NULL.
+
+    Dates and times become ISO text, as SQLite's date functions read them;
+    decimals become integers or reals, as a NUMERIC column would store them.
+
+    Example:
+        >>> sqlite_value(dt.datetime(2026, 9, 30, 14, 0))
+        '2026-09-30 14:00:00'
+        >>> sqlite_value(decimal.Decimal("12.50")), sqlite_value(decimal.Decimal("3"))
+        (12.5, 3)
+    """
+    if value is None or isinstance(value, str | bytes):
+        return value
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value if -(1 << 63) <= value < (1 << 63) else float(value)
+    if isinstance(value, float):
+        return None if math.isnan(value) else value  # SQLite stores NaN as NULL
+    if isinstance(value, decimal.Decimal):
+        if value.is_finite() and value == value.to_integral_value() and abs(value) < (1 << 63):
+            return int(value)
+        return float(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    return str(value)
+
+
+def _harden(con: sqlite3.Connection) -> None:
+    """Limits that hold for every statement run on ``con``."""
+    con.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+    con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+    con.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_VALUE_BYTES)
+    if hasattr(con, "enable_load_extension"):
+        con.enable_load_extension(False)
+    con.execute("PRAGMA temp_store = MEMORY")
+    con.execute("PRAGMA trusted_schema = OFF")
+    # Process-wide, over SQLite's own allocations only (setting it again is harmless).
+    con.execute(f"PRAGMA hard_heap_limit = {HEAP_LIMIT_BYTES}")
+
+
+@functools.cache
+def sqlite_functions() -> frozenset[str]:
+    """Names of the SQL functions this build of SQLite has (lower case), less the denied ones."""
+    con = sqlite3.connect(":memory:")
+    try:
+        names = {str(n).lower() for (n,) in con.execute("SELECT name FROM pragma_function_list")}
+    except sqlite3.Error:  # a build without the introspection pragmas: the core set
+        names = set(_CORE_FUNCTIONS.split())
+    finally:
+        con.close()
+    return frozenset(names - DENIED_FUNCTIONS)
+
+
+#: SQLite's built-in functions, for builds without ``pragma_function_list``.
+_CORE_FUNCTIONS = """
+abs char coalesce concat concat_ws format glob hex ifnull iif instr length like likelihood
+likely lower ltrim max min nullif octet_length printf quote random randomblob replace round
+rtrim sign soundex sqlite_version substr substring trim typeof unhex unicode unlikely upper
+zeroblob avg count group_concat string_agg sum total date time datetime julianday unixepoch
+strftime timediff row_number rank dense_rank percent_rank cume_dist ntile lag lead
+first_value last_value nth_value acos acosh asin asinh atan atan2 atanh ceil ceiling cos cosh
+degrees exp floor ln log log10 log2 mod pi pow power radians sin sinh sqrt tan tanh trunc
+"""
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,263 @@
+"""SQLite-faithful execution: ``sqlite``-dialect queries run on SQLite itself, sandboxed.
+
+Every test runs Python's real ``sqlite3``; nothing is mocked. The semantic pairs
+are the ones a transpile to DuckDB judges differently (or refuses).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlglot import exp
+
+from sqlequiv import check
+from sqlequiv.database import Database
+from sqlequiv.execute import QueryFailed, shared_executor
+from sqlequiv.execute_sqlite import SQLiteExecutor, sqlite_value
+from sqlequiv.fixtures.domains import build_domains
+from sqlequiv.fixtures.harvest import harvest
+from sqlequiv.guard import guard_query
+from sqlequiv.options import Options
+from sqlequiv.schema import load_schema
+from sqlequiv.schema.model import Column, Schema, Table
+
+CARS = """
+CREATE TABLE makers (id INTEGER PRIMARY KEY, maker TEXT, country TEXT);
+CREATE TABLE cars (
+    id INTEGER PRIMARY KEY,
+    maker_id INTEGER REFERENCES makers (id),
+    horsepower TEXT,
+    weight INTEGER,
+    year INTEGER CHECK (year > 1900)
+);
+"""
+
+
+def _executor(timeout: float = 1.0) -> SQLiteExecutor:
+    ex = SQLiteExecutor(timeout=timeout)
+    ex.prepare(load_schema(CARS, "sqlite"))
+    ex.load(
+        Database(
+            {
+                "makers": ((1, "amc", "usa"), (2, "bmw", "germany")),
+                "cars": ((1, 1, "96", 3000, 1970), (2, 2, "150", 2500, 1971)),
+            }
+        )
+    )
+    return ex
+
+
+# -- the engine's semantics -----------------------------------------------------
+
+
+def test_text_column_compared_with_a_number_is_compared_as_text() -> None:
+    ex = _executor()
+    # '96' > '150' as text; a transpile to DuckDB refuses the comparison outright.
+    assert ex.run("SELECT id FROM cars WHERE horsepower > 150").rows == ((1,),)
+    assert ex.run("SELECT id FROM cars WHERE CAST(horsepower AS INT) > 150").rows == ()
+
+
+def test_integer_division_like_and_null_order_are_sqlites() -> None:
+    ex = _executor()
+    assert ex.run("SELECT weight / 7 FROM cars WHERE id = 1").rows == ((428,),)
+    assert ex.run("SELECT count(*) FROM makers WHERE maker LIKE 'A%'").rows == ((1,),)
+    ex.load(Database({"makers": ((1, "amc", None), (2, "bmw", "usa"))}))
+    assert ex.run("SELECT country FROM makers ORDER BY country").rows == ((None,), ("usa",))
+
+
+def test_values_are_stored_as_sqlite_stores_them() -> None:
+    import datetime as dt
+    import decimal
+
+    assert sqlite_value(dt.date(2026, 9, 30)) == "2026-09-30"
+    assert sqlite_value(dt.datetime(2026, 9, 30, 14, 0, 0, 1)) == "2026-09-30 14:00:00.000001"
+    assert sqlite_value(decimal.Decimal("2.50")) == 2.5
+    assert sqlite_value(True) == 1
+    assert sqlite_value(float("nan")) is None
+
+
+def test_a_failure_that_depends_on_the_data_is_not_static() -> None:
+    ex = _executor()
+    ex.load(Database({"cars": ((1, None, "1", 2**62, 1970), (2, None, "2", 2**62, 1971))}))
+    with pytest.raises(QueryFailed) as overflow:
+        ex.run("SELECT sum(weight) FROM cars")
+    assert not overflow.value.static  # integer overflow: this data only
+    with pytest.raises(QueryFailed) as unknown:
+        ex.run("SELECT nosuch FROM cars")
+    assert unknown.value.static
+
+
+# -- check() on SQLite ------------------------------------------------------------
+
+
+def test_check_runs_the_source_text_on_sqlite() -> None:
+    cand = 'SELECT id FROM cars WHERE horsepower > 150'
+    ref = "SELECT id FROM cars WHERE CAST(horsepower AS INTEGER) > 150"
+    v = check(cand, ref, CARS, dialect="sqlite")
+    assert v.verdict == "not_equivalent", v.evidence
+    assert v.executed == {"engine": "sqlite", "candidate": cand, "reference": ref}
+    assert v.counterexample is not None
+    # The counterexample really separates the two on SQLite, from scratch.
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE makers (id INTEGER, maker TEXT, country TEXT)")
+    con.execute("CREATE TABLE cars (id INTEGER, maker_id INTEGER, horsepower TEXT, "
+                "weight INTEGER, year INTEGER)")  # fmt: skip
+    for table, rows in v.counterexample.tables.items():
+        for row in rows:
+            marks = ", ".join("?" for _ in row)
+            con.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})",
+                        tuple(row.values()))  # fmt: skip
+        for row in rows:
+            if table == "cars":
+                assert row["year"] is None or row["year"] > 1900  # the CHECK holds
+    assert con.execute(cand).fetchall() != con.execute(ref).fetchall()
+
+
+def test_other_dialects_still_run_on_duckdb() -> None:
+    v = check("SELECT a FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT)", dialect="postgres")
+    assert v.executed["engine"] == "duckdb"
+
+
+@pytest.mark.parametrize(
+    ("cand", "ref"),
+    [
+        (
+            "SELECT maker FROM makers WHERE maker LIKE 'a%'",
+            "SELECT maker FROM makers WHERE maker LIKE 'A%'",
+        ),
+        (
+            'SELECT maker FROM makers WHERE country = "usa"',
+            "SELECT maker FROM makers WHERE country = 'usa'",
+        ),
+        (
+            "SELECT julianday(year || '-01-01') FROM cars",
+            "SELECT JULIANDAY(year || '-01-01') FROM cars",
+        ),
+    ],
+)
+def test_sqlite_only_equivalences_are_proved(cand: str, ref: str) -> None:
+    v = check(cand, ref, CARS, dialect="sqlite")
+    assert (v.verdict, v.method) == ("equivalent", "normalized"), v.error
+
+
+def test_double_quoted_column_names_still_resolve() -> None:
+    q = guard_query('SELECT "maker" FROM makers WHERE "country" = "usa"',
+                    load_schema(CARS, "sqlite"), dialect="sqlite")  # fmt: skip
+    literals = [lit.name for lit in q.qualified.find_all(exp.Literal)]
+    assert literals == ["usa"]
+    assert q.executed_sql == 'SELECT "maker" FROM makers WHERE "country" = "usa"'
+
+
+def test_functions_are_looked_up_in_sqlite() -> None:
+    v = check("SELECT list_value(1, 2) FROM cars", "SELECT 1 FROM cars", CARS, dialect="sqlite")
+    assert v.verdict == "error" and v.error is not None
+    assert v.error.kind == "unknown_function"
+    assert "SQLite" in v.error.message
+
+
+def test_no_symbolic_proof_is_claimed_on_sqlite() -> None:
+    # Equivalent on integers under DuckDB's semantics and proved there by z3; on
+    # SQLite that proof would be about another engine, so the verdict is honest.
+    cand = "SELECT count(*) FROM cars WHERE weight > 2000"
+    ref = "SELECT count(*) FROM cars WHERE weight >= 2001"
+    v = check(cand, ref, CARS, dialect="sqlite")
+    assert v.verdict == "unknown"
+    assert check(cand, ref, CARS, dialect="duckdb").method == "symbolic"
+
+
+def test_text_columns_compared_with_numbers_get_numeric_strings() -> None:
+    schema = Schema((Table("t", (Column("hp", exp.DataType.build("TEXT")),)),))
+    harvested = harvest([guard_query("SELECT hp FROM t WHERE hp > 150", schema).qualified])
+    plain = build_domains(schema, harvested, 3).of("t", "hp").values
+    sqlite = build_domains(schema, harvested, 3, numeric_text=True).of("t", "hp").values
+    assert "99" not in plain
+    assert {"150", "99", "1000"} <= set(sqlite)
+
+
+def test_seed_data_values_join_the_pools() -> None:
+    schema = Schema((Table("t", (Column("city", exp.DataType.build("TEXT")),)),))
+    samples = {"t": [("Reykjavík",), (None,), ("Oslo",)]}
+    values = build_domains(schema, harvest([]), 3, samples=samples).of("t", "city").values
+    assert "Reykjavík" in values and "Oslo" in values
+    v = check("SELECT city FROM t WHERE length(city) > 5", "SELECT city FROM t", schema,
+              dialect="sqlite", seed_data=samples)  # fmt: skip
+    assert v.verdict == "not_equivalent"
+
+
+# -- the sandbox ----------------------------------------------------------------
+
+ATTACKS = [
+    ("ATTACH DATABASE 'canary.db' AS x", "not authorized"),
+    ("PRAGMA case_sensitive_like = 1", "not authorized"),
+    ("SELECT load_extension('canary')", "load_extension"),
+    ("SELECT fts3_tokenizer('simple')", "fts3_tokenizer"),
+    ("SELECT writefile('canary.txt', 'x')", "writefile"),
+    ("SELECT readfile('canary.txt')", "readfile"),
+    ("SELECT * FROM sqlite_master", "sqlite_master"),
+    ("SELECT * FROM pragma_table_info('cars')", "not authorized"),
+    ("INSERT INTO cars (id) VALUES (9)", "not authorized"),
+    ("DELETE FROM cars", "not authorized"),
+    ("CREATE TABLE canary (a)", "not authorized"),
+    ("VACUUM INTO 'canary.db'", "authoriz"),
+    ("SELECT 1; SELECT 2", "one statement"),
+]
+
+
+@pytest.fixture
+def sandbox_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working directory holding a canary file, to show nothing was read or created."""
+    monkeypatch.chdir(tmp_path)
+    canary = tmp_path / "canary.txt"
+    canary.write_text("secret-canary")
+    os.utime(canary, (1_000_000, 1_000_000))
+    return tmp_path
+
+
+def _untouched(directory: Path) -> None:
+    assert sorted(p.name for p in directory.iterdir()) == ["canary.txt"]
+    canary = directory / "canary.txt"
+    assert canary.read_text() == "secret-canary"
+    assert canary.stat().st_mtime == 1_000_000
+
+
+@pytest.mark.parametrize(("sql", "message"), ATTACKS, ids=[a[0][:40] for a in ATTACKS])
+def test_the_executor_refuses_what_is_not_a_read(sandbox_dir: Path, sql: str, message: str) -> None:
+    ex = _executor()
+    with pytest.raises(QueryFailed) as failed:
+        ex.run(sql)
+    assert message in str(failed.value)
+    _untouched(sandbox_dir)
+    assert ex.run("SELECT count(*) FROM cars").rows == ((2,),)  # still healthy, data intact
+
+
+@pytest.mark.parametrize(("sql", "message"), ATTACKS, ids=[a[0][:40] for a in ATTACKS])
+def test_check_turns_attacks_into_errors(sandbox_dir: Path, sql: str, message: str) -> None:
+    v = check(sql, "SELECT id FROM cars", CARS, dialect="sqlite")
+    assert v.verdict == "error" and v.error is not None, v.verdict
+    assert v.error.side == "candidate"
+    _untouched(sandbox_dir)
+
+
+def test_runaway_queries_end_with_their_limit(sandbox_dir: Path) -> None:
+    options = Options(query_timeout=0.5)
+    forever = (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+    )
+    v = check(forever, "SELECT 1", CARS, dialect="sqlite", options=options)
+    assert v.error is not None and v.error.kind == "timeout"
+    blob = "SELECT length(randomblob(1000000000)) FROM cars"
+    v = check(blob, "SELECT 1 FROM cars", CARS, dialect="sqlite", options=options)
+    assert v.error is not None and v.error.kind == "resource_limit", v.error
+    cross = "SELECT count(*) FROM cars a, cars b, cars c, cars d, cars e, cars f, cars g, cars h"
+    # Generated tables are tiny, so this one runs; it is the timeout that bounds it anyway.
+    assert check(cross, cross, CARS, dialect="sqlite", options=options).verdict == "equivalent"
+    _untouched(sandbox_dir)
+    # The shared executor is healthy for the next pair.
+    executor = shared_executor(options.query_timeout, "sqlite")
+    assert executor.dialect == "sqlite"
+    assert check("SELECT id FROM cars", "SELECT id FROM cars", CARS, dialect="sqlite").verdict == (
+        "equivalent"
+    )
