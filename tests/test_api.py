@@ -291,3 +291,17 @@ def test_json_form_has_every_contract_key() -> None:
     for key in ("tables", "candidate_rows", "reference_rows", "cause", "detail"):
         assert key in ce
     assert data["options"]["seed"] == 0
+
+
+def test_size_limits_are_options_recorded_in_the_verdict() -> None:
+    chain = "SELECT a FROM t WHERE " + " OR ".join(f"a = {i}" for i in range(40))
+    ddl = "CREATE TABLE t (a INT)"
+    assert check(chain, "SELECT a FROM t", ddl).verdict == "not_equivalent"
+    small = Options(max_query_nodes=50)
+    v = check(chain, "SELECT a FROM t", ddl, options=small)
+    assert v.error is not None and (v.error.side, v.error.kind) == ("candidate", "too_complex")
+    assert v.options["max_query_nodes"] == 50
+    v = check("SELECT a FROM t", "SELECT a FROM t", ddl, options=Options(max_query_length=10))
+    assert v.error is not None and v.error.kind == "too_large"
+    with pytest.raises(InvalidOption):
+        Options(max_query_nodes=0)

@@ -19,7 +19,7 @@ from sqlglot import exp
 from sqlequiv.classify import classify
 from sqlequiv.compare import Comparison, ResultSet, compare_results, to_json_value
 from sqlequiv.database import Database
-from sqlequiv.errors import SqlequivError
+from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.execute import Executor, QueryFailed, engine_for, shared_executor
 from sqlequiv.fixtures.constraints import python_violations, sql_violations
 from sqlequiv.fixtures.domains import Domains, build_domains
@@ -151,12 +151,22 @@ def _check(
             else schema_source
         )
     engine_name = executor.dialect if executor is not None else engine_for(dialect)
+    sides: tuple[tuple[str, Side], ...] = (
+        (candidate_sql, "candidate"),
+        (reference_sql, "reference"),
+    )
     with timer.stage("guard"):
-        cand = guard_query(
-            candidate_sql, schema, dialect=dialect, side="candidate", engine=engine_name
-        )
-        ref = guard_query(
-            reference_sql, schema, dialect=dialect, side="reference", engine=engine_name
+        cand, ref = (
+            guard_query(
+                sql,
+                schema,
+                dialect=dialect,
+                side=side,
+                engine=engine_name,
+                max_length=options.max_query_length,
+                max_nodes=options.max_query_nodes,
+            )
+            for sql, side in sides
         )
     base["executed"] = {
         "engine": engine_name,

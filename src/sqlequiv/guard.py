@@ -358,6 +358,7 @@ def guard_query(
     side: Side = "candidate",
     max_length: int = 100_000,
     engine: str | None = None,
+    max_nodes: int | None = None,
 ) -> GuardedQuery:
     """Parse ``sql`` and check that it is one read-only query over ``schema``.
 
@@ -375,6 +376,8 @@ def guard_query(
         dialect: A sqlglot dialect name, e.g. ``"duckdb"`` or ``"postgres"``.
         side: Which side of the check this query is; copied into errors.
         max_length: The largest accepted query, in characters.
+        max_nodes: The largest accepted query, in syntax-tree nodes (default
+            :data:`MAX_NODES`).
         engine: Where the query will run: "duckdb" (translated) or "sqlite"
             (unchanged); by default SQLite for the ``sqlite`` dialect, else DuckDB.
             For SQLite, functions are looked up in SQLite's catalogue and the
@@ -414,7 +417,13 @@ def guard_query(
     engine = engine or engine_for(dialect)
     try:
         return _guard(
-            sql, schema, dialect=dialect, side=side, max_length=max_length, engine=engine
+            sql,
+            schema,
+            dialect=dialect,
+            side=side,
+            max_length=max_length,
+            engine=engine,
+            max_nodes=max_nodes or MAX_NODES,
         )
     except QueryError:
         raise
@@ -436,7 +445,14 @@ def guard_query(
 
 
 def _guard(
-    sql: str, schema: Schema, *, dialect: str, side: Side, max_length: int, engine: str
+    sql: str,
+    schema: Schema,
+    *,
+    dialect: str,
+    side: Side,
+    max_length: int,
+    engine: str,
+    max_nodes: int,
 ) -> GuardedQuery:
     try:
         sqlglot.Dialect.get_or_raise(dialect)
@@ -452,7 +468,7 @@ def _guard(
     text = " " + sql[1:] if sql.startswith("\ufeff") else sql
     source = _Checker(side, dialect, schema, text, engine)
     root = source.parse()
-    source.check_size(root)
+    source.check_size(root, max_nodes)
     source.check_read_only(root)
     _check_is_precedence(root, text, dialect, side)
     source.check_functions(root)
@@ -860,18 +876,18 @@ class _Checker:
 
     # -- functions -------------------------------------------------------------
 
-    def check_size(self, root: exp.Expr) -> None:
+    def check_size(self, root: exp.Expr, max_nodes: int) -> None:
         """Not more tree than the analysers can get through in their budgets.
 
         Normalization and the symbolic layer have no clock of their own; a 3,000-term
         OR chain (35 KB, well under the text limit) kept them busy for minutes.
         """
         for count, _ in enumerate(root.walk(), start=1):
-            if count > MAX_NODES:
+            if count > max_nodes:
                 raise QueryError(
                     self.side,
                     "too_complex",
-                    f"the query has more than {MAX_NODES:,} syntax-tree nodes",
+                    f"the query has more than {max_nodes:,} syntax-tree nodes",
                 )
 
     def check_functions(self, root: exp.Expr) -> None:

@@ -53,6 +53,11 @@ class Options:
     max_bound: int = 3
     #: Wall-clock cap on bounded verification, in seconds.
     bounded_time_budget: float = 2.0
+    #: Longest query accepted, in characters (longer is an ``error`` of kind ``too_large``).
+    max_query_length: int = 100_000
+    #: Largest query accepted, in syntax-tree nodes (larger is ``too_complex``): the
+    #: analysers' cost grows with it, and the peers' largest benchmark query has 280.
+    max_query_nodes: int = 5_000
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -72,6 +77,8 @@ class Options:
                 raise InvalidOption(f"{f.name}={value!r} must not be negative")
         if self.max_rows < 1:
             raise InvalidOption(f"max_rows={self.max_rows!r} must be at least 1")
+        if self.max_query_length < 1 or self.max_query_nodes < 1:
+            raise InvalidOption("max_query_length and max_query_nodes must be at least 1")
         if self.query_timeout <= 0:
             raise InvalidOption(f"query_timeout={self.query_timeout!r} must be positive")
 

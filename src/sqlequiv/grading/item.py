@@ -127,7 +127,13 @@ def grade(
             return done("anomaly", anomaly=report.anomaly)
     try:
         cand = guard_query(
-            candidate, item.schema, dialect=item.dialect, side="candidate", engine=engine.dialect
+            candidate,
+            item.schema,
+            dialect=item.dialect,
+            side="candidate",
+            engine=engine.dialect,
+            max_length=options.max_query_length,
+            max_nodes=options.max_query_nodes,
         )
     except SqlequivError as err:
         return done("error", error=_error(err.kind, err.message, err.line, err.col))
