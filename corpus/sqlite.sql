@@ -64,3 +64,9 @@ SELECT sum(weight) FROM cars_data WHERE year > 2000;
 # cause: extra_rows
 SELECT m.maker, count(c.id) FROM car_makers AS m LEFT JOIN cars_data AS c ON c.maker_id = m.id GROUP BY m.id;
 SELECT m.maker, count(*) FROM car_makers AS m JOIN cars_data AS c ON c.maker_id = m.id GROUP BY m.id;
+
+# title: LIMIT 1 against every singer of the maximum age: ties change the row count
+# expect: not_equivalent
+# note: whichever tie LIMIT keeps, one row comes back against two; once judged unknown
+SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age DESC LIMIT 1;
+SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer);
