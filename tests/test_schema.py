@@ -299,9 +299,19 @@ DIALECT_CASES = {
         CREATE UNIQUE INDEX posts_body ON posts (user_id, body);
         COMMIT;
         """,
+        # SQLite types are affinities: an INTEGER holds 64 bits, BLOB is "none" (generated
+        # as text). See model.sqlite_column_type and test_schema_sqlite.py.
         {
-            "users": [("id", "INT", False), ("email", "TEXT", False), ("score", "DOUBLE", True)],
-            "posts": [("id", "INT", False), ("user_id", "INT", False), ("body", "BLOB", True)],
+            "users": [
+                ("id", "BIGINT", False),
+                ("email", "TEXT", False),
+                ("score", "DOUBLE", True),
+            ],
+            "posts": [
+                ("id", "BIGINT", False),
+                ("user_id", "BIGINT", False),
+                ("body", "TEXT", True),
+            ],
         },
     ),
     "trino": (
@@ -497,7 +507,10 @@ ERROR_CASES = [
     ("CREATE TABLE t (a mood)", "postgres", "unknown_type", 1, 17),
     ("CREATE TABLE t (a NUMERIC(40, 2))", "postgres", "unsupported_type", 1, 17),
     ("CREATE TABLE t (a INET)", "postgres", "unsupported_type", 1, 17),
-    ("CREATE TABLE t (a)", "sqlite", "missing_type", 1, 17),
+    # A column without a type is legal in SQLite (affinity "none"), so only other dialects
+    # refuse it; test_schema_sqlite.py checks that SQLite accepts it.
+    ("CREATE TABLE t (a)", "postgres", "missing_type", 1, 17),
+    ("CREATE TABLE t (a)", "duckdb", "missing_type", 1, 17),
     ("CREATE TABLE t (a INT NOT NULL NULL)", "duckdb", "conflicting_constraints", 1, 17),
     (
         "CREATE TABLE t (a INT, b INT GENERATED ALWAYS AS (a + 1))",
@@ -1004,9 +1017,11 @@ def test_duckdb_catalog_errors(tmp_path: Path) -> None:
     assert info.value.kind == "unreadable_database"
     assert "notes.db" in info.value.message
 
+    # SQLite's magic bytes send a file to the SQLite reader (test_schema_sqlite.py), which
+    # refuses a corrupt one.
     sqlite = tmp_path / "data.db"
     sqlite.write_bytes(b"SQLite format 3\x00" + bytes(100))
-    with pytest.raises(SchemaError, match="SQLite database") as info:
+    with pytest.raises(SchemaError, match="cannot read as a SQLite database") as info:
         load_schema(sqlite)
     assert info.value.kind == "unreadable_database"
 

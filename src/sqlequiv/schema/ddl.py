@@ -32,6 +32,13 @@ becomes ``INT NOT NULL``, ``MEDIUMINT`` becomes ``INT``, MySQL display widths (`
 are dropped, and so on (see ``_TYPE_REPLACEMENTS``); a type DuckDB cannot hold at all is
 refused with ``unsupported_type``.
 
+SQLite is the exception: there a declared type is any text (``number``, ``int(11)``, or none
+at all, as in ``CREATE TABLE t (a)``) and only selects a type affinity. With dialect
+``sqlite`` each column keeps the type text as written (``Column.declared``) and gets the
+DuckDB type of its affinity (``model.sqlite_column_type``: ``BIGINT``, ``DOUBLE``, ``TEXT``,
+...), and the columns a foreign key links get one type, the referenced column's (a warning
+in ``Schema.warnings`` says so).
+
 The declarations are validated as a whole once the script has been read, so a foreign key may
 name a table created later in the script.
 """
@@ -51,11 +58,20 @@ from dataclasses import dataclass, field
 import duckdb
 from sqlglot import Token, TokenType, exp
 from sqlglot.dialects.dialect import Dialect
+from sqlglot.dialects.sqlite import SQLite
 from sqlglot.errors import ParseError, SqlglotError, TokenError
 
 from sqlequiv.errors import SchemaError
 from sqlequiv.parse_cost import parse_cost
-from sqlequiv.schema.model import Column, ForeignKey, Schema, Table, quote_identifier
+from sqlequiv.schema.model import (
+    Column,
+    ForeignKey,
+    Schema,
+    Table,
+    quote_identifier,
+    sqlite_column_type,
+    sqlite_declared,
+)
 
 __all__ = ["parse_ddl"]
 
@@ -88,8 +104,18 @@ def parse_ddl(text: str, dialect: str = "duckdb") -> Schema:
     """
     draft = SchemaDraft()
     for statement, tokens in _statements(text, dialect):
-        _apply_statement(statement, tokens, draft, dialect)
-    return draft.build()
+        _apply_statement(statement, tokens, draft, dialect, text)
+    if not _is_sqlite(dialect):
+        return draft.build()
+    warnings = draft.align_foreign_key_types()
+    return dataclasses.replace(draft.build(), warnings=tuple(warnings))
+
+
+def _is_sqlite(dialect: str) -> bool:
+    try:
+        return isinstance(Dialect.get_or_raise(dialect), SQLite)
+    except ValueError:
+        return False
 
 
 # --- Where things are, for error messages ---------------------------------------------------
@@ -151,6 +177,8 @@ class _ColumnDraft:
     type: exp.DataType
     at: At
     nullable: bool | None = None  # None: not declared, so nullable unless in the primary key
+    declared: str | None = None  # SQLite's declared type text
+    collation: str | None = None  # SQLite's NOCASE or RTRIM
 
 
 @dataclass
@@ -174,15 +202,30 @@ class TableDraft:
     foreign_keys: list[_ForeignKeyDraft] = field(default_factory=list)
     checks: list[tuple[exp.Expression, At]] = field(default_factory=list)
 
-    def add_column(self, name: str, type_: exp.DataType, at: At, type_at: At | None = None) -> None:
-        """Declare a column; types DuckDB lacks are replaced (their implied rules added)."""
+    def add_column(
+        self,
+        name: str,
+        type_: exp.DataType,
+        at: At,
+        type_at: At | None = None,
+        *,
+        declared: str | None = None,
+        collation: str | None = None,
+    ) -> None:
+        """Declare a column; types DuckDB lacks are replaced (their implied rules added).
+
+        ``declared`` is the type text of a SQLite column, kept for its affinity;
+        ``collation`` its non-default collation.
+        """
         name = name.lower()
         if name in self.columns:
             raise at.error(
                 "duplicate_column", f"column {name!r} of table {self.name!r} is declared twice"
             )
         duck, not_null, non_negative = duckdb_type(type_, type_at or at)
-        self.columns[name] = _ColumnDraft(name, duck, at, False if not_null else None)
+        self.columns[name] = _ColumnDraft(
+            name, duck, at, False if not_null else None, declared=declared, collation=collation
+        )
         if non_negative:
             self.checks.append(
                 (exp.GTE(this=exp.column(name), expression=exp.Literal.number(0)), at)
@@ -265,7 +308,13 @@ class TableDraft:
         return Table(
             name=self.name,
             columns=tuple(
-                Column(c.name, c.type, nullable=c.nullable is not False)
+                Column(
+                    c.name,
+                    c.type,
+                    nullable=c.nullable is not False,
+                    declared=c.declared,
+                    collation=c.collation,
+                )
                 for c in self.columns.values()
             ),
             primary_key=primary_key,
@@ -328,6 +377,65 @@ class SchemaDraft:
                 "unknown_table", f"table {name.lower()!r} is not declared before this statement"
             )
         return table
+
+    def align_foreign_key_types(self) -> list[str]:
+        """Give the columns that foreign keys link one type, and say which ones changed.
+
+        A foreign key joins equal values, and DuckDB (like the fixture search, which draws
+        linked columns from one pool of values) wants both sides of the same type. SQLite
+        does not: a Spider column declared ``int`` may reference one declared ``number``
+        (``BIGINT`` and ``DOUBLE`` here) or even ``text``. Each group of linked columns takes
+        the type of the first column in it (in declaration order) that is referenced and
+        references nothing; a column's declared type, and so its SQLite affinity, is kept.
+        Foreign keys that will not resolve are left for ``build`` (or the caller) to judge.
+
+        Returns:
+            One warning per column whose type changed.
+        """
+        parent_of: dict[tuple[str, str], tuple[str, str]] = {}
+
+        def find(ref: tuple[str, str]) -> tuple[str, str]:
+            while parent_of.setdefault(ref, ref) != ref:
+                ref = parent_of[ref]
+            return ref
+
+        children: set[tuple[str, str]] = set()
+        parents: set[tuple[str, str]] = set()
+        for table in self.tables.values():
+            for fk in table.foreign_keys:
+                parent = self.tables.get(fk.ref_table)
+                if parent is None:
+                    continue
+                refs = fk.ref_columns if fk.ref_columns is not None else parent.primary_key
+                if refs is None or len(refs) != len(fk.columns):
+                    continue
+                for name, ref_name in zip(fk.columns, refs, strict=True):
+                    child, target = (table.name, name), (parent.name, ref_name)
+                    if name not in table.columns or ref_name not in parent.columns:
+                        continue
+                    if child != target:
+                        children.add(child)
+                        parents.add(target)
+                        parent_of[find(child)] = find(target)
+        groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for member in [(t.name, c) for t in self.tables.values() for c in t.columns]:
+            if member in parent_of:
+                groups.setdefault(find(member), []).append(member)
+        warnings = []
+        for members in groups.values():
+            roots = [m for m in members if m in parents and m not in children] or members
+            source = self.tables[roots[0][0]].columns[roots[0][1]]
+            wanted = source.type.sql("duckdb")
+            for table_name, column_name in members:
+                column = self.tables[table_name].columns[column_name]
+                if column.type.sql("duckdb") != wanted:
+                    warnings.append(
+                        f"column {table_name}.{column_name} is generated as {wanted}, the type "
+                        f"of {roots[0][0]}.{roots[0][1]} which a foreign key links it to, not "
+                        f"as {column.type.sql('duckdb')}"
+                    )
+                    column.type = source.type.copy()
+        return warnings
 
     def build(self) -> Schema:
         """Validate every declaration and return the frozen schema."""
@@ -677,13 +785,14 @@ _HARMLESS_CREATES = {"INDEX", "SCHEMA", "DATABASE", "SEQUENCE"}
 
 
 def _apply_statement(
-    statement: exp.Expr, tokens: list[Token], draft: SchemaDraft, dialect: str
+    statement: exp.Expr, tokens: list[Token], draft: SchemaDraft, dialect: str, text: str
 ) -> None:
     start = _token_at(tokens[0])
+    types = _DeclaredTypes(tokens, text) if _is_sqlite(dialect) else None
     if isinstance(statement, exp.Create):
         kind = str(statement.args.get("kind") or "").upper()
         if kind == "TABLE":
-            _create_table(statement, draft, start)
+            _create_table(statement, draft, start, types)
         elif kind == "INDEX" and statement.args.get("unique"):
             _create_unique_index(statement, draft, start)
         elif kind not in _HARMLESS_CREATES:
@@ -693,7 +802,7 @@ def _apply_statement(
                 "a schema holds only CREATE TABLE and the statements that amend it",
             )
     elif isinstance(statement, exp.Alter) and str(statement.args.get("kind")).upper() == "TABLE":
-        _alter_table(statement, draft, start)
+        _alter_table(statement, draft, start, types)
     elif isinstance(statement, exp.Drop) and str(statement.args.get("kind")).upper() == "TABLE":
         for table in statement.args.get("tables") or [statement.this]:
             if isinstance(table, exp.Table):
@@ -760,7 +869,9 @@ def _reparse_fallback(
     )
 
 
-def _create_table(create: exp.Create, draft: SchemaDraft, start: At) -> None:
+def _create_table(
+    create: exp.Create, draft: SchemaDraft, start: At, types: _DeclaredTypes | None
+) -> None:
     body = create.this
     if (
         create.expression is not None
@@ -784,8 +895,11 @@ def _create_table(create: exp.Create, draft: SchemaDraft, start: At) -> None:
         return
     for element in body.expressions:
         if isinstance(element, exp.ColumnDef):
-            _column_def(element, table)
+            _column_def(element, table, types)
         elif isinstance(element, (exp.Identifier, exp.Column)):  # SQLite's typeless "(a, b)"
+            if types is not None:  # legal in SQLite: no type, so BLOB ("none") affinity
+                table.add_column(element.name, sqlite_column_type(""), _at(element), declared="")
+                continue
             raise _at(element).error(
                 "missing_type",
                 f"column {element.name.lower()!r} of table {table.name!r} has no type",
@@ -794,13 +908,17 @@ def _create_table(create: exp.Create, draft: SchemaDraft, start: At) -> None:
             _table_constraint(element, table)
 
 
-def _column_def(coldef: exp.ColumnDef, table: TableDraft) -> None:
+def _column_def(coldef: exp.ColumnDef, table: TableDraft, types: _DeclaredTypes | None) -> None:
     at = _at(coldef)
     name = coldef.name.lower()
     type_ = coldef.args.get("kind")
-    if not isinstance(type_, exp.DataType):
+    if types is not None:
+        declared = types.of(coldef)
+        table.add_column(name, sqlite_column_type(declared), at, declared=declared)
+    elif not isinstance(type_, exp.DataType):
         raise at.error("missing_type", f"column {name!r} of table {table.name!r} has no type")
-    table.add_column(name, type_, at)
+    else:
+        table.add_column(name, type_, at)
     for constraint in coldef.args.get("constraints") or []:
         kind = constraint.args.get("kind") if isinstance(constraint, exp.ColumnConstraint) else None
         _column_constraint(kind, name, table, _locate(constraint, at))
@@ -944,7 +1062,9 @@ def _create_unique_index(create: exp.Create, draft: SchemaDraft, start: At) -> N
     draft.existing(target.name, at).add_unique(columns, at)
 
 
-def _alter_table(alter: exp.Alter, draft: SchemaDraft, start: At) -> None:
+def _alter_table(
+    alter: exp.Alter, draft: SchemaDraft, start: At, types: _DeclaredTypes | None
+) -> None:
     target = alter.this
     assert isinstance(target, exp.Table)
     table = draft.existing(target.name, _at(target))
@@ -953,7 +1073,7 @@ def _alter_table(alter: exp.Alter, draft: SchemaDraft, start: At) -> None:
             for constraint in action.expressions:
                 _table_constraint(constraint, table)
         elif isinstance(action, exp.ColumnDef):
-            _column_def(action, table)
+            _column_def(action, table, types)
         elif (
             isinstance(action, exp.AlterColumn)
             and action.args.get("allow_null") is not None
@@ -968,3 +1088,63 @@ def _alter_table(alter: exp.Alter, draft: SchemaDraft, start: At) -> None:
                 f"ALTER TABLE {table.name}: only ADD [CONSTRAINT], ADD COLUMN and "
                 f"ALTER COLUMN ... SET/DROP NOT NULL are supported, not {action.sql()!r}",
             )
+
+
+# Words that end a SQLite type name: the column constraints that may follow it.
+_CONSTRAINT_WORDS = {
+    "AS", "CHECK", "COLLATE", "CONSTRAINT", "DEFAULT", "GENERATED", "NOT", "NULL", "PRIMARY",
+    "REFERENCES", "UNIQUE",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _DeclaredTypes:
+    """The type text of each SQLite column definition, as written in the statement.
+
+    sqlglot reads a type into a node (``number`` becomes ``DECIMAL``) but SQLite keeps the
+    text, and the text is what decides the affinity. SQLite's type name is one or more
+    names with optional parameters (``unsigned big int``, ``VARCHAR ( 255 )``), ending
+    where a constraint starts; ``PRAGMA table_info`` reports it with its spacing.
+    """
+
+    tokens: list[Token]
+    text: str
+
+    def of(self, coldef: exp.ColumnDef) -> str:
+        """The declared type of ``coldef`` ("" for none)."""
+        start = coldef.this.meta.get("start") if isinstance(coldef.this, exp.Expr) else None
+        index = next((i for i, t in enumerate(self.tokens) if t.start == start), None)
+        if index is None:  # no position known: SQLite's spelling of sqlglot's reading
+            kind = coldef.args.get("kind")
+            return kind.sql("sqlite") if isinstance(kind, exp.DataType) else ""
+        first = last = None
+        depth = 0
+        for i in range(index + 1, len(self.tokens)):
+            token = self.tokens[i]
+            kind_ = token.token_type
+            if depth:
+                depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(kind_, 0)
+                last = i
+                if not depth:
+                    break  # the parameters end the type name
+                continue
+            if kind_ in (TokenType.COMMA, TokenType.R_PAREN):
+                break
+            if kind_ == TokenType.L_PAREN:
+                if first is None:
+                    break
+                depth, last = 1, i
+                continue
+            if kind_ not in (TokenType.IDENTIFIER, TokenType.STRING) and (
+                token.text.upper() in _CONSTRAINT_WORDS
+            ):
+                break
+            first = i if first is None else first
+            last = i
+        if first is None or last is None:
+            return ""
+        if first == last and self.tokens[first].token_type == TokenType.IDENTIFIER:
+            declared = self.tokens[first].text  # SQLite strips the quotes of a quoted name
+        else:
+            declared = self.text[self.tokens[first].start : self.tokens[last].end + 1]
+        return sqlite_declared(declared)

@@ -4,9 +4,13 @@ It takes what a caller has at hand and picks the loader:
 
 * a ``Schema``: returned unchanged;
 * a mapping (a dict loaded from JSON/YAML): ``parse_mapping``;
+* a list of objects with a ``db_id`` (Spider's ``tables.json``, already parsed):
+  ``read_tables_json`` with ``db_id``;
 * a path (``str`` or ``os.PathLike``) to
 
-  - a ``.json`` file: JSON in the mapping format;
+  - a SQLite database (any file with SQLite's magic bytes): ``read_sqlite_catalog``;
+  - a ``.json`` file: Spider's / BIRD's ``tables.json`` when its top level is a list of
+    objects with a ``db_id`` (``db_id`` picks the database), else JSON in the mapping format;
   - a ``.yaml`` / ``.yml`` file: YAML in the mapping format;
   - a DuckDB database (``.duckdb``, ``.ddb``, ``.db``, or any file with DuckDB's magic
     bytes): ``read_duckdb_catalog``;
@@ -24,7 +28,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 
 import yaml
@@ -34,24 +38,35 @@ from sqlequiv.schema.catalog import read_duckdb_catalog
 from sqlequiv.schema.ddl import parse_ddl
 from sqlequiv.schema.mapping import parse_mapping
 from sqlequiv.schema.model import Schema
+from sqlequiv.schema.spider import is_tables_json, read_tables_json
+from sqlequiv.schema.sqlite_file import SQLITE_MAGIC, read_sqlite_catalog
 
-__all__ = ["load_schema", "parse_ddl", "parse_mapping", "read_duckdb_catalog"]
+__all__ = [
+    "load_schema",
+    "parse_ddl",
+    "parse_mapping",
+    "read_duckdb_catalog",
+    "read_sqlite_catalog",
+    "read_tables_json",
+]
 
 _DUCKDB_SUFFIXES = {".duckdb", ".ddb", ".db"}
 _DUCKDB_MAGIC = b"DUCK"  # bytes 8..12 of every DuckDB database file
-_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+Source = str | os.PathLike[str] | Schema | Mapping[str, object] | Sequence[object]
 _DDL_TEXT = re.compile(r"\bCREATE\s", re.IGNORECASE)
 
 
-def load_schema(
-    source: str | os.PathLike[str] | Schema | Mapping[str, object], dialect: str = "duckdb"
-) -> Schema:
-    """Load a schema from DDL text, a file, a DuckDB database, a mapping, or a ``Schema``.
+def load_schema(source: Source, dialect: str = "duckdb", *, db_id: str | None = None) -> Schema:
+    """Load a schema from DDL text, a file, a DuckDB or SQLite database, a mapping, Spider's
+    tables.json, or a ``Schema``.
 
     Args:
         source: see the module docstring for what each kind of value means.
         dialect: the sqlglot dialect of DDL text (ignored for the other sources, whose
-            types and conditions are DuckDB's).
+            types and conditions are DuckDB's, or SQLite's for SQLite and tables.json).
+        db_id: the database of a tables.json to read (optional when it holds only one);
+            ignored for the other sources, which describe one database each.
 
     Returns:
         The schema.
@@ -66,7 +81,7 @@ def load_schema(
         >>> load_schema({"tables": {"t": {"columns": {"id": "INT"}}}}).table_names
         ('t',)
     """
-    return _screened(_load(source, dialect))
+    return _screened(_load(source, dialect, db_id))
 
 
 def _screened(schema: Schema) -> Schema:
@@ -89,13 +104,13 @@ def _screened(schema: Schema) -> Schema:
     return schema
 
 
-def _load(
-    source: str | os.PathLike[str] | Schema | Mapping[str, object], dialect: str
-) -> Schema:
+def _load(source: Source, dialect: str, db_id: str | None) -> Schema:
     if isinstance(source, Schema):
         return source
     if isinstance(source, Mapping):
         return parse_mapping(source)
+    if isinstance(source, list | tuple) and is_tables_json(list(source)):
+        return read_tables_json(list(source), db_id)
     if isinstance(source, str) and not source.strip():
         # Path("") is the current directory: say what is wrong, not that "." is no file.
         raise SchemaError(
@@ -115,7 +130,7 @@ def _load(
             f"cannot load a schema from a {type(source).__name__}; pass DDL text, a path, "
             "a mapping or a Schema",
         )
-    return _load_file(Path(source), dialect)
+    return _load_file(Path(source), dialect, db_id)
 
 
 def _is_file_path(text: str) -> bool:
@@ -125,32 +140,37 @@ def _is_file_path(text: str) -> bool:
         return False
 
 
-def _load_file(path: Path, dialect: str) -> Schema:
+def _load_file(path: Path, dialect: str, db_id: str | None) -> Schema:
     if not path.exists():
         raise SchemaError("file_not_found", f"no such file: {path}")
     if not path.is_file():
         raise SchemaError("unreadable_file", f"{path} is not a file")
     try:
+        # A database may be gigabytes (BIRD's are): look at its header before reading it all.
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_MAGIC))
+        suffix = path.suffix.lower()
+        if header.startswith(SQLITE_MAGIC):
+            return read_sqlite_catalog(path)
+        if suffix in _DUCKDB_SUFFIXES or header[8:12] == _DUCKDB_MAGIC:
+            return read_duckdb_catalog(path)
         data = path.read_bytes()
     except OSError as err:
         raise SchemaError("unreadable_file", f"{path}: {err.strerror or err}") from err
-    suffix = path.suffix.lower()
-    if data.startswith(_SQLITE_MAGIC):
-        raise SchemaError(
-            "unreadable_database",
-            f"{path} is a SQLite database; write its schema out with "
-            f"`sqlite3 {path} .schema` and load that DDL with dialect 'sqlite'",
-        )
-    if suffix in _DUCKDB_SUFFIXES or data[8:12] == _DUCKDB_MAGIC:
-        return read_duckdb_catalog(path)
     text = _decode(data, path)
     try:
         if suffix == ".json":
-            return parse_mapping(load_json_text(text))
+            parsed = load_json_text(text)
+            if is_tables_json(parsed):
+                assert isinstance(parsed, list)
+                return read_tables_json(parsed, db_id, name=str(path))
+            return parse_mapping(parsed)
         if suffix in {".yaml", ".yml"}:
             return parse_mapping(load_yaml_text(text))
         return parse_ddl(text, dialect)
     except SchemaError as err:
+        if err.message.startswith(f"{path}: "):  # tables.json names its file itself
+            raise
         raise SchemaError(err.kind, f"{path}: {err.message}", line=err.line, col=err.col) from err
 
 
