@@ -70,7 +70,10 @@ def _separates(db: Database, cand: GuardedQuery, ref: GuardedQuery, schema: Sche
 
 # -- the corpus ------------------------------------------------------------------------
 
-CASES = [c for c in load_corpus() if c.expect != "error"]
+# The bounded encoding follows DuckDB's semantics; pairs in the sqlite dialect run on SQLite,
+# whose type affinity and case-insensitive LIKE it does not model (there its models are only
+# candidates, re-executed on SQLite, and its "same" is no evidence).
+CASES = [c for c in load_corpus() if c.expect != "error" and c.dialect != "sqlite"]
 OUTCOMES: Counter[tuple[str, str, int]] = Counter()
 
 

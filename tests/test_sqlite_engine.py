@@ -261,3 +261,52 @@ def test_runaway_queries_end_with_their_limit(sandbox_dir: Path) -> None:
     assert check("SELECT id FROM cars", "SELECT id FROM cars", CARS, dialect="sqlite").verdict == (
         "equivalent"
     )
+
+
+def test_grade_runs_a_sqlite_item_on_sqlite() -> None:
+    from sqlequiv.grading.worker import Settings, Task, Worker
+    from sqlequiv.suite import SuiteDocument
+
+    doc = SuiteDocument(
+        {
+            "items": [
+                {
+                    "id": "hp",
+                    "question": "Which cars have more than 150 horsepower?",
+                    "reference_kind": "query",
+                    "dialect": "sqlite",
+                    "schema": CARS,
+                    "accepted_references": [
+                        {
+                            "name": "gold",
+                            "sql": "SELECT id FROM cars WHERE CAST(horsepower AS INT) > 150",
+                        }
+                    ],
+                }
+            ]
+        }
+    )
+    worker = Worker(doc, Settings())
+    wrong = worker.handle(Task("grade", "hp", 0, "SELECT id FROM cars WHERE horsepower > 150"))
+    assert wrong["status"] == "fail", wrong
+    right = worker.handle(
+        Task("grade", "hp", 1, "SELECT id FROM cars WHERE CAST(horsepower AS INTEGER) > 150")
+    )
+    assert right["status"] == "pass", right
+
+
+def test_a_nocase_column_keeps_its_collation(tmp_path: Path) -> None:
+    path = tmp_path / "people.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE, code TEXT)")
+    con.commit()
+    con.close()
+    schema = load_schema(path)
+    assert schema.table("p").column("name").collation == "NOCASE"
+    # Under NOCASE these are the same filter: a counterexample would be a false fail.
+    same = check("SELECT id FROM p WHERE name = 'bob'", "SELECT id FROM p WHERE name = 'BOB'",
+                 schema, dialect="sqlite")  # fmt: skip
+    assert same.verdict != "not_equivalent"
+    differ = check("SELECT id FROM p WHERE code = 'bob'", "SELECT id FROM p WHERE code = 'BOB'",
+                   schema, dialect="sqlite")  # fmt: skip
+    assert differ.verdict == "not_equivalent"

@@ -271,12 +271,14 @@ def _check(
             outcome = BoundedOutcome(
                 "unsupported", None, None, f"{type(exc).__name__}: {exc}"[:200]
             )
-        evidence["bounded"] = outcome.bound if outcome.status == "same" else None
+        same = outcome.status == "same"
         evidence["bounded_status"] = outcome.status
         if engine_name != "duckdb":
             # The bounded encoding follows DuckDB's semantics: on SQLite its models are
-            # re-executed like any candidate database, and its "same" proves nothing.
+            # re-executed like any candidate database, and its "same" is no evidence.
             evidence["bounded_semantics"] = "duckdb"
+            same = False
+        evidence["bounded"] = outcome.bound if same else None
         if outcome.reason:
             evidence["bounded_reason"] = outcome.reason
         if outcome.row_bounds:

@@ -121,10 +121,7 @@ class SQLiteExecutor:
             for name in existing:
                 self._con.execute(f"DROP TABLE {_q(name)}")
             for table in schema.tables:
-                columns = ", ".join(
-                    f"{_q(c.name)} {_AFFINITY_TYPE.get(column_affinity(c), '')}".rstrip()
-                    for c in table.columns
-                )
+                columns = ", ".join(_column_sql(c) for c in table.columns)
                 self._con.execute(f"CREATE TABLE {_q(table.name)} ({columns})")
         except sqlite3.Error as exc:
             raise SchemaError(
@@ -266,21 +263,17 @@ class SQLiteExecutor:
 _MAX_STAGED = 2000
 
 
-def column_affinity(column: Column) -> str:
-    """SQLite's affinity of ``column``: INTEGER, TEXT, BLOB, REAL or NUMERIC."""
-    affinity = getattr(column, "affinity", None)
-    if affinity is not None:
-        return str(affinity)
-    declared = column.type.sql("sqlite").upper()  # TEMPORARY until Column.affinity lands
-    if "INT" in declared:
-        return "INTEGER"
-    if any(w in declared for w in ("CHAR", "CLOB", "TEXT")):
-        return "TEXT"
-    if "BLOB" in declared or not declared:
-        return "BLOB"
-    if any(w in declared for w in ("REAL", "FLOA", "DOUB")):
-        return "REAL"
-    return "NUMERIC"
+def _column_sql(column: Column) -> str:
+    """``"name" AFFINITY [COLLATE ...]``: all a declared type means to SQLite, and the
+    collation that changes what comparisons on the column mean."""
+    text = f"{_q(column.name)} {_AFFINITY_TYPE.get(column.affinity, '')}".rstrip()
+    if column.collation in _COLLATIONS:
+        text += f" COLLATE {column.collation}"
+    return text
+
+
+#: SQLite's built-in collations a column may be created with (BINARY is the default).
+_COLLATIONS = frozenset({"NOCASE", "RTRIM"})
 
 
 def sqlite_value(value: Any) -> Any:
