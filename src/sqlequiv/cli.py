@@ -1,5 +1,6 @@
 """The command line: ``check``, ``fixtures``, ``grade`` (and the results commands of
-:mod:`sqlequiv.cli_stats`: ``stats``, ``compare``, ``audit``, ``report``).
+:mod:`sqlequiv.cli_stats`: ``stats``, ``compare``, ``audit``, ``report``; and the benchmark
+commands of :mod:`sqlequiv.cli_text2sql`: ``spider``, ``bird``).
 
 The CLI is thin: it reads files, builds options, calls the library and renders
 the result. ``main(argv)`` returns the exit code (for ``check``: 0 equivalent, 1
@@ -18,6 +19,9 @@ from sqlequiv.api import check, distinguishing_fixtures
 from sqlequiv.cli_stats import COMMANDS as RESULTS_COMMANDS
 from sqlequiv.cli_stats import add_parsers as add_results_parsers
 from sqlequiv.cli_stats import run as run_results_command
+from sqlequiv.cli_text2sql import COMMANDS as TEXT2SQL_COMMANDS
+from sqlequiv.cli_text2sql import add_parsers as add_text2sql_parsers
+from sqlequiv.cli_text2sql import run as run_text2sql_command
 from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.export import write_fixtures
 from sqlequiv.grading.pools import WorkerStartError
@@ -62,9 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--schema",
             required=True,
-            help="DDL file, JSON/YAML mapping, or DuckDB database file",
+            help="DDL file, JSON/YAML mapping, DuckDB or SQLite database file, or tables.json",
         )
         p.add_argument("--dialect", default="duckdb", help="sqlglot dialect of the queries and DDL")
+        p.add_argument("--db-id", default=None, help="database of a Spider/BIRD tables.json")
         p.add_argument("--json", action="store_true", help="print the verdict as JSON")
         _add_check_options(p)
         if name == "fixtures":
@@ -89,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true", help="print the summary as JSON")
     _add_check_options(g)
     add_results_parsers(sub)
+    add_text2sql_parsers(sub)
     return parser
 
 
@@ -107,6 +113,12 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
     )
+    p.add_argument(
+        "--max-query-length", type=int, default=Options.max_query_length, help="characters"
+    )
+    p.add_argument(
+        "--max-query-nodes", type=int, default=Options.max_query_nodes, help="syntax-tree nodes"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -120,6 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     if args.command in RESULTS_COMMANDS:
         return run_results_command(args, list(argv if argv is not None else sys.argv[1:]))
+    if args.command in TEXT2SQL_COMMANDS:
+        return run_text2sql_command(args)
     try:
         options = Options(
             bag_semantics=not args.set_semantics,
@@ -134,12 +148,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             symbolic=not args.no_symbolic,
             max_bound=args.max_bound,
             bounded_time_budget=args.bounded_time_budget,
+            max_query_length=args.max_query_length,
+            max_query_nodes=args.max_query_nodes,
         )
         if args.command == "grade":
             return _grade(args, options)
         candidate = _read_query(args.candidate, "candidate")
         reference = _read_query(args.reference, "reference")
-        schema: Schema = load_schema(args.schema, args.dialect)
+        schema: Schema = load_schema(args.schema, args.dialect, db_id=args.db_id)
     except SqlequivError as err:
         if args.command == "grade":
             print(f"sqlequiv: error: {err}", file=sys.stderr)

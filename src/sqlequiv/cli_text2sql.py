@@ -1,0 +1,307 @@
+"""The benchmark commands: ``sqlequiv spider`` and ``sqlequiv bird``.
+
+They take the files the Spider test-suite evaluator and BIRD's evaluator
+take, write one JSON record per item (the evaluator's execution match on the
+shipped database beside sqlequiv's verdict) and print a summary of where the
+two disagree. Exit codes: 0 done, 2 unusable input (every problem listed),
+130 interrupted (rerun the same command to resume).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from typing import Any, TextIO
+
+from sqlequiv._version import __version__
+from sqlequiv.errors import SqlequivError
+from sqlequiv.options import Options
+from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT
+from sqlequiv.text2sql.formats import BenchmarkInputError
+from sqlequiv.text2sql.item import CATEGORIES, Settings
+from sqlequiv.text2sql.pool import WorkerStartError
+from sqlequiv.text2sql.run import BACKENDS, grade_benchmark, load_items
+from sqlequiv.text2sql.summary import render_summary
+
+COMMANDS = ("spider", "bird")
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``spider`` and ``bird`` to the CLI's subparsers."""
+    s = sub.add_parser(
+        "spider",
+        help="grade Spider predictions: execution match and sqlequiv's verdict per item",
+        description="Grade a Spider prediction file as the test-suite evaluator does "
+        "(execution match on the shipped databases) and with sqlequiv (proved / refuted / "
+        "unknown), and show where the two disagree.",
+    )
+    s.add_argument("--gold", required=True, help="gold file: one 'SQL<TAB>db_id' per line")
+    s.add_argument(
+        "--pred",
+        required=True,
+        help="predictions: one query per line in the gold's order (an empty line "
+        "for a missing one)",
+    )
+    s.add_argument("--db", required=True, help="database directory: DB/{db_id}/{db_id}.sqlite")
+    s.add_argument(
+        "--table", default=None, help="tables.json (the schema when a .sqlite file cannot be read)"
+    )
+    s.add_argument(
+        "--keep-distinct",
+        action="store_true",
+        help="keep DISTINCT for the execution match (the evaluator's "
+        "--keep_distinct; by default it removes every DISTINCT)",
+    )
+    _common(s)
+
+    b = sub.add_parser(
+        "bird",
+        help="grade BIRD predictions: execution match and sqlequiv's verdict per item",
+        description="Grade a BIRD prediction file as BIRD's evaluator does (set equality of "
+        "the results on the shipped database) and with sqlequiv, and show where the two "
+        "disagree.",
+    )
+    b.add_argument(
+        "--pred",
+        required=True,
+        help='predictions JSON: {"0": "SQL\\t----- bird -----\\tdb_id", ...}',
+    )
+    b.add_argument(
+        "--gold",
+        required=True,
+        help="dev.json (questions with SQL, db_id, difficulty) or dev.sql ('SQL<TAB>db_id' lines)",
+    )
+    b.add_argument("--db", required=True, help="database directory: DB/{db_id}/{db_id}.sqlite")
+    b.add_argument(
+        "--table",
+        default=None,
+        help="dev_tables.json (the schema when a .sqlite file cannot be read)",
+    )
+    b.add_argument(
+        "--diff-json",
+        default=None,
+        help="dev.json to take questions and difficulties from when --gold is "
+        "dev.sql (the evaluator's --diff_json_path)",
+    )
+    _common(b)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, help="results JSONL (appended to; reruns resume)")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=Settings.item_timeout,
+        help="wall-clock limit per item, s (the worker is replaced)",
+    )
+    p.add_argument(
+        "--exec-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help="limit per query on the shipped database, s",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local: worker processes; inline: this process (no isolation)",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show progress (default: when stderr is a terminal)",
+    )
+    p.add_argument("--confidence", type=float, default=0.95, help="of the Wilson intervals")
+    p.add_argument(
+        "--seed-rows",
+        type=int,
+        default=Settings.seed_rows,
+        help="rows per table of the real database that seed the search",
+    )
+    p.add_argument(
+        "--max-permutation-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        help="cap of the column-permutation search (Spider's rule)",
+    )
+    # The options of `sqlequiv check`, under the same names (--query-timeout is check's
+    # --timeout: here --timeout is per item).
+    p.add_argument("--seed", type=int, default=0, help="seed of the fixture search")
+    p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
+    p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
+    p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
+    p.add_argument(
+        "--query-timeout",
+        type=float,
+        default=Options.query_timeout,
+        help="per query in sqlequiv's checks, s",
+    )
+    p.add_argument("--float-tolerance", type=float, default=Options.float_tolerance)
+    p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
+    p.add_argument("--keep-column-order", action="store_true", help="columns must align")
+    p.add_argument("--ignore-order", action="store_true", help="never check row order")
+    p.add_argument("--no-symbolic", action="store_true", help="skip z3 proofs and bounds")
+    p.add_argument("--max-bound", type=int, default=Options.max_bound, help="rows per table")
+    p.add_argument(
+        "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``spider`` or ``bird``; 2 with every problem listed when the input is unusable."""
+    try:
+        settings = _settings(args)
+        items = load_items(
+            args.command, args.gold, args.pred, diff_json=getattr(args, "diff_json", None)
+        )
+    except (BenchmarkInputError, SqlequivError) as err:
+        print(f"sqlequiv: error: {err}", file=sys.stderr)
+        return 2
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    progress = _Progress(len(items), sys.stderr) if show else None
+    try:
+        result = grade_benchmark(
+            items,
+            settings,
+            args.out,
+            backend=args.backend,
+            jobs=args.jobs,
+            on_record=progress.update if progress is not None else None,
+            on_start=progress.restart if progress is not None else None,
+            confidence=args.confidence,
+        )
+    except (BenchmarkInputError, WorkerStartError) as err:
+        print(f"sqlequiv: error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"sqlequiv: error: {err}", file=sys.stderr)
+        return 2
+    if progress is not None:
+        progress.finish()
+    if args.json:
+        run_info = {
+            "gold": args.gold,
+            "pred": args.pred,
+            "db": args.db,
+            "table": args.table,
+            "out": args.out,
+            "keep_distinct": settings.keep_distinct,
+            "exec_timeout": settings.exec_timeout,
+            "max_permutation_steps": settings.max_permutation_steps,
+            "seed_rows": settings.seed_rows,
+            "options": settings.options.to_dict(),
+            "sqlequiv_version": __version__,
+            "graded_now": result.graded_now,
+            "resumed": result.resumed,
+            "seconds": round(result.seconds, 3),
+            "workers_replaced": result.workers_replaced,
+        }
+        print(json.dumps({**result.summary, "run": run_info}, indent=2, default=str))
+    else:
+        rate = result.graded_now / result.seconds if result.seconds > 0 else 0.0
+        resumed = f", {result.resumed} already in the file" if result.resumed else ""
+        print(
+            f"graded {result.graded_now} items in {result.seconds:.1f} s ({rate:.2f} items/s"
+            f"{resumed}); records in {args.out}\n"
+        )
+        print(render_summary(result.summary))
+    if result.interrupted:
+        print(
+            f"interrupted: {result.graded_now} records written to {args.out}; "
+            "rerun the same command to resume",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    problems = []
+    if args.jobs is not None and args.jobs < 1:
+        problems.append(f"--jobs={args.jobs} must be at least 1")
+    for name in ("timeout", "exec_timeout"):
+        value = getattr(args, name)
+        if not value > 0 or value == float("inf"):
+            problems.append(f"--{name.replace('_', '-')}={value} must be a positive number")
+    if not 0 < args.confidence < 1:
+        problems.append(f"--confidence={args.confidence} must be between 0 and 1")
+    if args.seed_rows < 0:
+        problems.append(f"--seed-rows={args.seed_rows} must not be negative")
+    if args.max_permutation_steps < 1:
+        problems.append(f"--max-permutation-steps={args.max_permutation_steps} must be >= 1")
+    if problems:
+        raise BenchmarkInputError(problems)
+    options = Options(
+        bag_semantics=not args.set_semantics,
+        ignore_column_order=not args.keep_column_order,
+        check_order=not args.ignore_order,
+        float_tolerance=args.float_tolerance,
+        seed=args.seed,
+        max_fixtures=args.max_fixtures,
+        time_budget=args.time_budget,
+        max_rows=args.max_rows,
+        query_timeout=args.query_timeout,
+        symbolic=not args.no_symbolic,
+        max_bound=args.max_bound,
+        bounded_time_budget=args.bounded_time_budget,
+    )
+    return Settings(
+        benchmark=args.command,
+        db_dir=os.fspath(args.db),
+        tables_json=args.table,
+        options=options,
+        exec_timeout=args.exec_timeout,
+        keep_distinct=getattr(args, "keep_distinct", False),
+        max_permutation_steps=args.max_permutation_steps,
+        seed_rows=args.seed_rows,
+        item_timeout=args.timeout,
+    )
+
+
+class _Progress:
+    """done/total and the agreement categories so far, on one line."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.counts: Counter[str] = Counter()
+        self.start = time.monotonic()
+        self._shown = 0.0
+
+    def restart(self, total: int) -> None:
+        self.total = total
+        self.start = time.monotonic()
+
+    def update(self, record: dict[str, Any]) -> None:
+        self.counts[str(record.get("category"))] += 1
+        now = time.monotonic()
+        if now - self._shown >= (0.1 if self.tty else 10.0):
+            self._shown = now
+            self._write()
+
+    def _line(self) -> str:
+        done = sum(self.counts.values())
+        rate = done / max(time.monotonic() - self.start, 1e-9)
+        counts = " ".join(f"{c} {self.counts[c]}" for c in CATEGORIES if self.counts[c])
+        return f"graded {done}/{self.total} | {counts} | {rate:.2f} items/s"
+
+    def _write(self) -> None:
+        if self.tty:
+            self.stream.write("\r" + self._line() + "\x1b[K")
+        else:
+            self.stream.write(self._line() + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        self._write()
+        if self.tty:
+            self.stream.write("\n")
+        self.stream.flush()

@@ -1,0 +1,217 @@
+"""Grade benchmark items on worker processes that a bad item cannot take down.
+
+The same design as :mod:`sqlequiv.grading.pools` (spawned processes, one task
+per idle worker, the parent waiting on every pipe and process sentinel at once),
+for :class:`~sqlequiv.text2sql.item.ItemGrader` instead of a suite worker, and
+with one addition: a worker reports an item's execution match as soon as it
+has it, so an item whose sqlequiv check overruns the wall clock or crashes the
+worker keeps its execution match in the record. Results come back in
+completion order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlequiv.text2sql.formats import BenchmarkItem
+from sqlequiv.text2sql.item import ItemGrader, Settings, failed_record
+
+Result = tuple[BenchmarkItem, dict[str, Any]]
+
+
+class Pool(Protocol):
+    """Grades items and yields each with its record, as they complete."""
+
+    def run(self, items: Iterable[BenchmarkItem]) -> Iterator[Result]: ...
+
+    def close(self) -> None: ...
+
+
+class WorkerStartError(RuntimeError):
+    """A worker process died before it could serve."""
+
+
+class InlinePool:
+    """Items one after the other in this process (no isolation; for tests and libraries)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.grader = ItemGrader(settings)
+        self.replaced = 0
+
+    def run(self, items: Iterable[BenchmarkItem]) -> Iterator[Result]:
+        for item in items:
+            yield item, self.grader.grade(item)
+
+    def close(self) -> None:
+        pass
+
+
+def _serve(conn: multiprocessing.connection.Connection, settings: Settings) -> None:
+    """A worker process: grade items until told to stop."""
+    # Ctrl-C reaches the whole process group; the parent decides what happens.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    grader = ItemGrader(settings)
+    conn.send(("ready", None))
+    while True:
+        try:
+            item = conn.recv()
+        except EOFError:
+            return
+        if item is None:
+            return
+        try:
+            record = grader.grade(item, on_exec=lambda match: conn.send(("exec", match)))
+            conn.send(("done", record))
+        except Exception as err:  # a bug in sqlequiv: report it on this item, keep serving
+            conn.send(("failed", f"{type(err).__name__}: {err}"))
+
+
+@dataclass
+class _Slot:
+    process: Any
+    conn: multiprocessing.connection.Connection
+    item: BenchmarkItem | None = None
+    started: float = 0.0
+    exec_result: dict[str, Any] | None = None
+
+
+class LocalPool:
+    """``workers`` processes, each with its own caches and SQLite connections."""
+
+    def __init__(self, settings: Settings, workers: int | None = None) -> None:
+        self.settings = settings
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._context = multiprocessing.get_context("spawn")
+        self._slots: list[_Slot] = []
+        #: Workers stopped after a crash or a timeout (fresh ones start when work needs them).
+        self.replaced = 0
+
+    def _spawn(self) -> _Slot:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(target=_serve, args=(child, self.settings), daemon=True)
+        process.start()
+        child.close()
+        return _Slot(process, parent)
+
+    def _await_ready(self, slot: _Slot) -> None:
+        try:
+            message = slot.conn.recv()
+        except (EOFError, OSError):
+            message = None
+        if message is None or message[0] != "ready":
+            slot.process.join(5)
+            raise WorkerStartError(
+                f"a grading worker process failed to start (exit code {slot.process.exitcode}); "
+                "a script that grades with local workers needs an "
+                "`if __name__ == '__main__':` guard"
+            )
+
+    def _retire(self, slot: _Slot) -> None:
+        """Kill a worker that crashed or overran; a fresh one starts when work needs it."""
+        with contextlib.suppress(Exception):
+            slot.process.kill()
+            slot.process.join(5)
+        slot.conn.close()
+        self.replaced += 1
+        self._slots.remove(slot)
+
+    def _top_up(self, pending: int) -> None:
+        """Start workers (together: each imports sqlglot and z3) for work no idle one takes."""
+        idle = sum(s.item is None for s in self._slots)
+        wanted = min(self.workers - len(self._slots), pending - idle)
+        fresh = [self._spawn() for _ in range(max(0, wanted))]
+        self._slots.extend(fresh)
+        for slot in fresh:
+            self._await_ready(slot)
+
+    def run(self, items: Iterable[BenchmarkItem]) -> Iterator[Result]:
+        pending = deque(items)
+        timeout = self.settings.item_timeout
+        while pending or any(s.item is not None for s in self._slots):
+            self._top_up(len(pending))
+            for slot in self._slots:
+                if slot.item is None and pending:
+                    slot.item = pending.popleft()
+                    slot.started = time.monotonic()
+                    slot.exec_result = None
+                    slot.conn.send(slot.item)
+            busy = [s for s in self._slots if s.item is not None]
+            now = time.monotonic()
+            wait_for = max(0.0, min(s.started + timeout - now for s in busy))
+            handles: list[Any] = [s.conn for s in busy] + [s.process.sentinel for s in busy]
+            ready = multiprocessing.connection.wait(handles, timeout=wait_for)
+            for slot in list(busy):
+                item = slot.item
+                assert item is not None
+                if slot.conn in ready:
+                    try:
+                        status, payload = slot.conn.recv()
+                    except (EOFError, OSError):
+                        status, payload = "crashed", None
+                    if status == "exec":
+                        slot.exec_result = payload
+                        continue
+                    if status == "done":
+                        slot.item = None
+                        yield item, payload
+                        continue
+                    if status == "failed":
+                        slot.item = None
+                        yield (
+                            item,
+                            failed_record(
+                                self.settings, item, slot.exec_result, "internal_error", payload
+                            ),
+                        )
+                        continue
+                elif slot.process.sentinel not in ready:
+                    if time.monotonic() - slot.started < timeout:
+                        continue
+                    exec_result = slot.exec_result
+                    self._retire(slot)
+                    yield (
+                        item,
+                        failed_record(
+                            self.settings,
+                            item,
+                            exec_result,
+                            "timeout",
+                            f"grading took longer than {timeout:g} s; the worker was stopped",
+                        ),
+                    )
+                    continue
+                code = slot.process.exitcode
+                exec_result = slot.exec_result
+                self._retire(slot)
+                yield (
+                    item,
+                    failed_record(
+                        self.settings,
+                        item,
+                        exec_result,
+                        "worker_crashed",
+                        f"the worker process died (exit code {code}) while grading this item",
+                    ),
+                )
+
+    def close(self) -> None:
+        for slot in self._slots:
+            with contextlib.suppress(Exception):
+                slot.conn.send(None)
+        deadline = time.monotonic() + 2
+        for slot in self._slots:
+            slot.process.join(max(0.0, deadline - time.monotonic()))
+            if slot.process.is_alive():
+                slot.process.kill()
+                slot.process.join(1)
+            slot.conn.close()
+        self._slots = []
