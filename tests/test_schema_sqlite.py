@@ -428,9 +428,8 @@ def test_sqlite_file_errors(tmp_path: Path) -> None:
 
 
 def test_collations_are_kept_per_column(tmp_path: Path) -> None:
-    path = make_sqlite(
-        tmp_path / "c.sqlite", "CREATE TABLE t (a TEXT COLLATE NOCASE, b TEXT, c TEXT COLLATE rtrim)"
-    )
+    ddl = "CREATE TABLE t (a TEXT COLLATE NOCASE, b TEXT, c TEXT COLLATE rtrim)"
+    path = make_sqlite(tmp_path / "c.sqlite", ddl)
     table = read_sqlite_catalog(path).table("t")
     assert [col.collation for col in table.columns] == ["NOCASE", None, "RTRIM"]
 
