@@ -132,3 +132,27 @@ def test_fixtures_are_written_and_replay_after_the_ddl(
         con.execute((EXAMPLES / "schema.sql").read_text())
         con.execute(script.read_text())  # constraints are enforced: a bad fixture would raise
     assert any(p.stem == "customers_without_orders" for p in scripts)
+
+
+def test_seed_rows_draw_real_values_from_an_sqlite_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    db = tmp_path / "city.sqlite"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+    con.executemany("INSERT INTO city VALUES (?, ?)", [(1, "Oslo"), (2, "Reykjavík")])
+    con.commit()
+    con.close()
+    a, b = tmp_path / "a.sql", tmp_path / "b.sql"
+    a.write_text("SELECT name FROM city WHERE length(name) > 8")
+    b.write_text("SELECT name FROM city WHERE length(name) > 9")
+    argv = ("check", str(a), str(b), "--schema", str(db), "--dialect", "sqlite", "--json")
+    code, out = _run(capsys, *argv, "--seed-rows", "10")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["executed"]["engine"] == "sqlite"
+    assert verdict["counterexample"]["tables"]["city"][0]["name"] == "Reykjavík"
+    code, out = _run(capsys, "check", str(a), str(b), "--schema", "CREATE TABLE city (name TEXT)",
+                     "--dialect", "sqlite", "--json", "--seed-rows", "3")  # fmt: skip
+    assert code == 2 and json.loads(out)["error"]["kind"] == "invalid_option"

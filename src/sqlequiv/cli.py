@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sqlequiv.api import check, distinguishing_fixtures
 from sqlequiv.cli_stats import COMMANDS as RESULTS_COMMANDS
@@ -22,7 +23,7 @@ from sqlequiv.cli_stats import run as run_results_command
 from sqlequiv.cli_text2sql import COMMANDS as TEXT2SQL_COMMANDS
 from sqlequiv.cli_text2sql import add_parsers as add_text2sql_parsers
 from sqlequiv.cli_text2sql import run as run_text2sql_command
-from sqlequiv.errors import Side, SqlequivError
+from sqlequiv.errors import InvalidOption, Side, SqlequivError
 from sqlequiv.export import write_fixtures
 from sqlequiv.grading.pools import WorkerStartError
 from sqlequiv.grading.progress import Progress
@@ -33,6 +34,7 @@ from sqlequiv.grading.worker import Settings
 from sqlequiv.options import Options
 from sqlequiv.render import render
 from sqlequiv.schema import Schema, load_schema
+from sqlequiv.schema.sqlite_file import is_sqlite_file, read_sqlite_rows
 from sqlequiv.suite.load import SuiteError
 from sqlequiv.verdict import EXIT_CODES, ErrorInfo, Verdict
 
@@ -70,6 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--dialect", default="duckdb", help="sqlglot dialect of the queries and DDL")
         p.add_argument("--db-id", default=None, help="database of a Spider/BIRD tables.json")
+        p.add_argument(
+            "--seed-rows",
+            type=int,
+            default=0,
+            help="with an SQLite database file as --schema: up to N rows per table of its data "
+            "seed the search for a counterexample (default 0: none)",
+        )
         p.add_argument("--json", action="store_true", help="print the verdict as JSON")
         _add_check_options(p)
         if name == "fixtures":
@@ -156,6 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         candidate = _read_query(args.candidate, "candidate")
         reference = _read_query(args.reference, "reference")
         schema: Schema = load_schema(args.schema, args.dialect, db_id=args.db_id)
+        seed_data = _seed_rows(args.schema, schema, args.seed_rows)
     except SqlequivError as err:
         if args.command == "grade":
             print(f"sqlequiv: error: {err}", file=sys.stderr)
@@ -165,9 +175,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.json,
         )
     if args.command == "check":
-        return _emit(check(candidate, reference, schema, args.dialect, options), args.json)
+        verdict = check(candidate, reference, schema, args.dialect, options, seed_data=seed_data)
+        return _emit(verdict, args.json)
     verdict, examples = distinguishing_fixtures(
-        candidate, reference, schema, args.dialect, options, limit=args.limit
+        candidate, reference, schema, args.dialect, options, limit=args.limit, seed_data=seed_data
     )
     if examples:
         paths = write_fixtures(examples, schema, Path(args.out))
@@ -176,6 +187,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif not args.json:
         print("no distinguishing database found; nothing written")
     return _emit(verdict, args.json)
+
+
+def _seed_rows(source: str, schema: Schema, limit: int) -> dict[str, list[tuple[Any, ...]]] | None:
+    """Up to ``limit`` rows per table of the SQLite database ``source`` (None when 0)."""
+    if limit <= 0:
+        return None
+    if limit > 10_000:
+        raise InvalidOption(f"--seed-rows={limit} must be at most 10000")
+    if not is_sqlite_file(source):
+        raise InvalidOption("--seed-rows needs an SQLite database file as --schema")
+    return read_sqlite_rows(source, schema, limit=limit)
 
 
 def _grade(args: argparse.Namespace, options: Options) -> int:
