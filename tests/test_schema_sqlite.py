@@ -651,3 +651,19 @@ def test_cli_db_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert main(argv) == 2  # two databases and no --db-id
     assert json.loads(capsys.readouterr().out)["error"]["kind"] == "missing_db_id"
+
+
+def test_sqlite_ddl_declared_type_stops_at_primary_key() -> None:
+    # sqlglot reads "PRIMARY KEY" as one token; the type must still end before it.
+    ddl = "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT CONSTRAINT u UNIQUE)"
+    schema = parse_ddl(ddl, "sqlite")
+    assert [c.declared for c in schema.table("t").columns] == ["INTEGER", "TEXT"]
+
+
+def test_sqlite_ddl_keeps_builtin_collations_and_refuses_others() -> None:
+    ddl = "CREATE TABLE t (a TEXT COLLATE NOCASE, b TEXT COLLATE binary, c TEXT COLLATE RTRIM)"
+    schema = parse_ddl(ddl, "sqlite")
+    assert [c.collation for c in schema.table("t").columns] == ["NOCASE", None, "RTRIM"]
+    with pytest.raises(SchemaError) as info:
+        parse_ddl("CREATE TABLE t (a TEXT COLLATE my_locale)", "sqlite")
+    assert info.value.kind == "unsupported_constraint"

@@ -158,14 +158,49 @@ def test_functions_are_looked_up_in_sqlite() -> None:
     assert "SQLite" in v.error.message
 
 
-def test_no_symbolic_proof_is_claimed_on_sqlite() -> None:
-    # Equivalent on integers under DuckDB's semantics and proved there by z3; on
-    # SQLite that proof would be about another engine, so the verdict is honest.
-    cand = "SELECT count(*) FROM cars WHERE weight > 2000"
-    ref = "SELECT count(*) FROM cars WHERE weight >= 2001"
-    v = check(cand, ref, CARS, dialect="sqlite")
-    assert v.verdict == "unknown"
-    assert check(cand, ref, CARS, dialect="duckdb").method == "symbolic"
+def test_symbolic_proofs_only_where_sqlite_and_duckdb_agree() -> None:
+    # Integers compared with integers mean the same on both engines: z3's proof holds.
+    v = check("SELECT count(*) FROM cars WHERE weight > 2000",
+              "SELECT count(*) FROM cars WHERE weight >= 2001", CARS, dialect="sqlite")  # fmt: skip
+    assert (v.verdict, v.method) == ("equivalent", "symbolic")
+    # A TEXT column compared with numbers is compared as text on SQLite: '1505' > '150'
+    # but not >= '151'. DuckDB's proof would be about another engine, so none is claimed.
+    cand = "SELECT count(*) FROM cars WHERE horsepower > 150"
+    ref = "SELECT count(*) FROM cars WHERE horsepower >= 151"
+    assert check(cand, ref, CARS, dialect="sqlite").verdict == "not_equivalent"
+    # LIKE ignores case on SQLite, a range does not: refuted, never proved.
+    like = check("SELECT maker FROM makers WHERE maker LIKE 'a%'",
+                 "SELECT maker FROM makers WHERE maker >= 'a' AND maker < 'b'",
+                 CARS, dialect="sqlite")  # fmt: skip
+    assert like.verdict == "not_equivalent"
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("SELECT maker FROM makers WHERE country IN ('usa', 'uk') AND id > 2", True),
+        (
+            "SELECT m.maker, count(*) FROM makers AS m JOIN cars AS c ON c.maker_id = m.id "
+            "GROUP BY m.id HAVING count(*) > 1 ORDER BY m.maker LIMIT 3",
+            True,
+        ),
+        ("SELECT id FROM cars WHERE horsepower > 150", False),  # text against a number
+        ("SELECT id FROM cars WHERE weight + 1 > 150", False),  # arithmetic
+        ("SELECT id FROM cars WHERE upper(horsepower) = 'X'", False),  # a function
+        ("SELECT id FROM cars WHERE CAST(horsepower AS INT) > 1", False),  # a cast
+        ("SELECT maker FROM makers WHERE maker LIKE 'a%'", False),
+        ("SELECT sum(horsepower) FROM cars", False),  # sum of text
+        ("SELECT price FROM things WHERE price > 1", False),  # NUMERIC affinity
+        ("SELECT name FROM things WHERE name = 'x'", False),  # COLLATE NOCASE
+        ("SELECT born FROM things WHERE born > '2020-01-01'", False),  # dates are text
+    ],
+)
+def test_the_portable_fragment(sql: str, expected: bool) -> None:
+    from sqlequiv.portable import portable
+
+    ddl = CARS + "CREATE TABLE things (price number, name TEXT COLLATE NOCASE, born DATE);"
+    schema = load_schema(ddl, "sqlite")
+    assert portable(guard_query(sql, schema, dialect="sqlite").qualified, schema) is expected
 
 
 def test_text_columns_compared_with_numbers_get_numeric_strings() -> None:

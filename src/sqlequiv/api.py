@@ -31,6 +31,7 @@ from sqlequiv.fixtures.shrink import shrink
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.normalize import canonical_sql
 from sqlequiv.options import Options
+from sqlequiv.portable import portable
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.symbolic import NoSymbolic, SymbolicLayer
 from sqlequiv.symbolic.outcome import BoundedOutcome
@@ -185,9 +186,12 @@ def _check(
     with timer.stage("symbolic"):
         try:
             # The symbolic layer's terms mean what DuckDB computes; on SQLite (type
-            # affinity, text compared as text) a proof of them would be about another
-            # engine, so it only seeds and checks, never proves.
-            proved = layer.prove(cand, ref, schema, options) if engine_name == "duckdb" else None
+            # affinity, text compared as text) a proof of them is about another engine,
+            # unless both queries stay where the two engines agree.
+            provable = engine_name == "duckdb" or (
+                portable(cand.qualified, schema) and portable(ref.qualified, schema)
+            )
+            proved = layer.prove(cand, ref, schema, options) if provable else None
         except _LAYER_FAILURES:  # a proof that cannot be attempted is no proof
             proved = None
     if proved:

@@ -914,7 +914,13 @@ def _column_def(coldef: exp.ColumnDef, table: TableDraft, types: _DeclaredTypes 
     type_ = coldef.args.get("kind")
     if types is not None:
         declared = types.of(coldef)
-        table.add_column(name, sqlite_column_type(declared), at, declared=declared)
+        table.add_column(
+            name,
+            sqlite_column_type(declared),
+            at,
+            declared=declared,
+            collation=_sqlite_collation(coldef, name, table, at),
+        )
     elif not isinstance(type_, exp.DataType):
         raise at.error("missing_type", f"column {name!r} of table {table.name!r} has no type")
     else:
@@ -922,6 +928,24 @@ def _column_def(coldef: exp.ColumnDef, table: TableDraft, types: _DeclaredTypes 
     for constraint in coldef.args.get("constraints") or []:
         kind = constraint.args.get("kind") if isinstance(constraint, exp.ColumnConstraint) else None
         _column_constraint(kind, name, table, _locate(constraint, at))
+
+
+def _sqlite_collation(coldef: exp.ColumnDef, name: str, table: TableDraft, at: At) -> str | None:
+    """A SQLite column's NOCASE or RTRIM collation (None for BINARY): it changes what ``=``
+    and ``GROUP BY`` mean on the column, so the SQLite executor creates the column with it."""
+    for constraint in coldef.args.get("constraints") or []:
+        kind = constraint.args.get("kind") if isinstance(constraint, exp.ColumnConstraint) else None
+        if isinstance(kind, exp.CollateColumnConstraint):
+            collation = str(kind.this.name).upper()
+            if collation in ("NOCASE", "RTRIM"):
+                return collation
+            if collation != "BINARY":
+                raise at.error(
+                    "unsupported_constraint",
+                    f"column {name!r} of table {table.name!r} uses COLLATE {collation}, which "
+                    "is not one of SQLite's built-in collations",
+                )
+    return None
 
 
 # Column options that leave the set of allowed values unchanged.
@@ -1135,8 +1159,10 @@ class _DeclaredTypes:
                     break
                 depth, last = 1, i
                 continue
+            # (sqlglot reads some phrases as one token: "PRIMARY KEY" starts with PRIMARY.)
+            words = token.text.upper().split()
             if kind_ not in (TokenType.IDENTIFIER, TokenType.STRING) and (
-                token.text.upper() in _CONSTRAINT_WORDS
+                words and words[0] in _CONSTRAINT_WORDS
             ):
                 break
             first = i if first is None else first
