@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlequiv.schema.model import Schema, Table
+from sqlequiv.schema.model import Schema, Table, quote_identifier
 
 Row = tuple[Any, ...]
 
@@ -118,5 +118,7 @@ def row_literal(row: Sequence[Any], types: Sequence[str]) -> str:
 def _insert(table: Table, rows: tuple[Row, ...]) -> str:
     types = [c.type_sql for c in table.columns]
     values = ",\n  ".join(row_literal(row, types) for row in rows)
-    columns = ", ".join(f'"{c.name}"' for c in table.columns)
-    return f'INSERT INTO "{table.name}" ({columns}) VALUES\n  {values}'
+    # Names come from the schema, which may come from the same untrusted source as the
+    # queries: quote them (embedded quotes doubled) so that the script stays data.
+    columns = ", ".join(quote_identifier(c.name) for c in table.columns)
+    return f"INSERT INTO {quote_identifier(table.name)} ({columns}) VALUES\n  {values}"

@@ -8,6 +8,12 @@ worker dies (a crash inside DuckDB, the out-of-memory killer) and when a
 task overruns its wall clock. Either way the worker is killed and replaced,
 and the task gets an ``error`` result: the other tasks are not touched.
 Results come back in completion order.
+
+Each worker also runs under an address-space limit (``RLIMIT_AS``,
+:attr:`Settings.memory_limit_mb` on top of its footprint once started), because
+DuckDB's own memory limit does not cover every allocation, and z3's and
+Python's not at all: a runaway allocation then fails inside the worker, or
+kills it, instead of taking the machine's memory from every other worker.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -57,6 +64,40 @@ class InlinePool:
         pass
 
 
+def limit_address_space(extra_mb: int) -> int | None:
+    """Limit this process's address space to its current size plus ``extra_mb`` MiB.
+
+    Returns the limit set, in bytes, or None when there is none: ``extra_mb`` is 0, or
+    the platform cannot say how large the process is (only Linux does, in ``/proc``).
+    A hard limit already lower is kept.
+    """
+    if extra_mb <= 0 or not sys.platform.startswith("linux"):
+        return None
+    import resource
+
+    current = _address_space()
+    if current is None:
+        return None
+    limit = current + extra_mb * 1024 * 1024
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    return limit
+
+
+def _address_space() -> int | None:
+    """This process's virtual memory size in bytes (``VmSize``), or None if unknown."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 def _serve(
     conn: multiprocessing.connection.Connection, document: SuiteDocument, settings: Settings
 ) -> None:
@@ -64,6 +105,9 @@ def _serve(
     # Ctrl-C reaches the whole process group; the parent decides what happens.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = Worker(document, settings)
+    # What every task uses is opened before the footprint is measured and limited.
+    worker.warm_up()
+    limit_address_space(settings.memory_limit_mb)
     conn.send(("ready", None))
     while True:
         try:
@@ -74,6 +118,10 @@ def _serve(
             return
         try:
             conn.send(("done", worker.handle(task)))
+        except MemoryError:  # past the address-space limit: this task only
+            limit = settings.memory_limit_mb
+            message = f"grading needed more memory than a worker may take ({limit} MiB)"
+            conn.send(("exhausted", message))
         except Exception as err:  # a bug in sqlequiv: report it on this task, keep serving
             conn.send(("failed", f"{type(err).__name__}: {err}"))
 
@@ -171,9 +219,10 @@ class LocalPool:
                         slot.task = None
                         yield task, payload
                         continue
-                    if status == "failed":
+                    if status in ("failed", "exhausted"):
                         slot.task = None
-                        yield task, failed_result(self.suite, task, "internal_error", payload)
+                        kind = "internal_error" if status == "failed" else "resource_limit"
+                        yield task, failed_result(self.suite, task, kind, payload)
                         continue
                 elif slot.process.sentinel not in ready:
                     if time.monotonic() - slot.started < timeout:

@@ -29,6 +29,11 @@ changes result types (``DATE + INTERVAL`` is a TIMESTAMP in DuckDB), which
 would each need the three-valued, type-exact argument given here;
 ``unnest_subqueries`` decorrelates with known subtleties; ``normalize`` (CNF)
 can blow up. The rewrites here are narrower and each is argued in its module.
+
+Normalization costs more than linear time in the size of a query, so a query
+past a size budget (:class:`Limits`: nodes, nesting, table references, sources
+of one FROM clause) is declined with :class:`TooLarge` before any rule runs;
+a declined query is simply not proved here (see :mod:`._budget`).
 """
 
 from __future__ import annotations
@@ -39,6 +44,15 @@ from typing import Any
 
 from sqlglot import exp
 
+from sqlequiv.normalize._budget import (
+    DEFAULT_LIMITS,
+    SYMBOLIC_LIMITS,
+    Limits,
+    Size,
+    TooLarge,
+    check_size,
+    measure,
+)
 from sqlequiv.normalize.canonical_aliases import canonical_aliases
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
 from sqlequiv.normalize.count_star import count_star
@@ -64,7 +78,18 @@ from sqlequiv.normalize.strip_parens import strip_parens
 from sqlequiv.normalize.unquote_identifiers import unquote_identifiers
 from sqlequiv.schema.model import Schema
 
-__all__ = ["RULES", "canonical_form", "canonical_sql"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "RULES",
+    "SYMBOLIC_LIMITS",
+    "Limits",
+    "Size",
+    "TooLarge",
+    "canonical_form",
+    "canonical_sql",
+    "check_size",
+    "measure",
+]
 
 Rule = Callable[..., exp.Expr]
 
@@ -108,7 +133,11 @@ _MAX_ROUNDS = 3
 
 
 def canonical_form(
-    qualified: exp.Expression, schema: Schema, *, ignore_column_order: bool = True
+    qualified: exp.Expression,
+    schema: Schema,
+    *,
+    ignore_column_order: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> exp.Expression:
     """The canonical form of a qualified, type-annotated query; the input is not modified.
 
@@ -117,10 +146,14 @@ def canonical_form(
         schema: the schema the query was qualified against.
         ignore_column_order: whether the result comparison ignores the order
             of the output columns (then the top-level columns are sorted).
+        limits: the size budget; a larger query is not normalized.
 
     Returns:
         A new tree, semantically equivalent to ``qualified`` up to output
         column names (and column order when ``ignore_column_order``).
+
+    Raises:
+        TooLarge: ``qualified`` is past ``limits`` (nothing was done).
 
     Example:
         >>> import sqlglot
@@ -132,6 +165,7 @@ def canonical_form(
         >>> canonical_form(qualify_query(ast, s, "duckdb"), s).sql()
         'SELECT t0.a FROM t AS t0 WHERE t0.a > 1'
     """
+    check_size(qualified, limits)
     options: dict[str, Any] = {"ignore_column_order": ignore_column_order, "schema": schema}
     tree: exp.Expr = qualified.copy()
     for rule in RULES:
@@ -149,9 +183,15 @@ def canonical_form(
 
 
 def canonical_sql(
-    qualified: exp.Expression, schema: Schema, *, ignore_column_order: bool = True
+    qualified: exp.Expression,
+    schema: Schema,
+    *,
+    ignore_column_order: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> str:
     """The DuckDB SQL of :func:`canonical_form`; equal strings mean proved equivalent.
+
+    Raises :class:`TooLarge` for a query past ``limits``, as :func:`canonical_form` does.
 
     Example:
         >>> import sqlglot
@@ -164,7 +204,7 @@ def canonical_sql(
         >>> canon("SELECT COUNT(1) FROM t AS u") == canon("SELECT COUNT(*) FROM t")
         True
     """
-    form = canonical_form(qualified, schema, ignore_column_order=ignore_column_order)
+    form = canonical_form(qualified, schema, ignore_column_order=ignore_column_order, limits=limits)
     return form.sql(dialect="duckdb")
 
 

@@ -77,6 +77,11 @@ MAX_REFINEMENTS = 8
 #: The largest per-table row bound :func:`suggest_row_bounds` proposes.
 MAX_SUGGESTED_ROWS = 12
 
+#: The most tables an encoding takes on (those read and their foreign-key parents):
+#: each gets k symbolic rows with every constraint, before any solving. The peer
+#: benchmarks' schemas have at most 7 tables; 500 chained ones took 2 s to build.
+MAX_TABLES = 32
+
 _NUMERIC = frozenset({"int", "decimal", "float"})
 
 
@@ -118,6 +123,7 @@ def bounded_check(
     row_bounds: Mapping[str, int] | None = None,
     check_order: bool = True,
     ignore_column_order: bool = True,
+    max_tables: int = MAX_TABLES,
 ) -> BoundedResult:
     """Look for a database with at most ``max_bound`` rows per table that separates the queries.
 
@@ -129,7 +135,9 @@ def bounded_check(
     do (with ``ignore_column_order``, candidate columns are matched to the
     reference's by the column they copy or by output name, when that is clear).
     Queries sqlglot could not fully qualify (NATURAL/USING joins) are bound
-    again first (:func:`~sqlequiv.symbolic.requalify.requalify`).
+    again first (:func:`~sqlequiv.symbolic.requalify.requalify`). A pair that
+    needs more than ``max_tables`` tables (read, or parents of those) is
+    ``unsupported``: a size budget, the same on every machine.
 
     Returns ``differ`` with the first model found, ``same`` when every bound
     is UNSAT, ``timeout`` when the budget runs out first (with the largest
@@ -149,7 +157,7 @@ def bounded_check(
     """
     run = _Run(
         candidate, reference, schema, time_budget, row_bounds or {}, check_order,
-        ignore_column_order,
+        ignore_column_order, max_tables,
     )  # fmt: skip
     return run.execute(max_bound)
 
@@ -163,6 +171,7 @@ class _Run:
     row_bounds: Mapping[str, int]
     check_order: bool
     ignore_column_order: bool
+    max_tables: int
     start: float = field(default_factory=time.monotonic)
     alignment: tuple[int, ...] | None = None
     trees: tuple[exp.Expr, exp.Expr] | None = None
@@ -195,6 +204,9 @@ class _Run:
         if None not in widths and widths[0] != widths[1]:
             empty = Database({t.name: () for t in self.schema})
             return self.result("differ", 0, database=empty)
+        if len(tables.tables) > self.max_tables:
+            reason = f"too large: {len(tables.tables)} tables to encode (limit {self.max_tables})"
+            return self.result("unsupported", 0, reason=reason)
         self.alignment = _alignment(cand, ref) if self.ignore_column_order else None
         caveats = []
         if self.check_order and order_keys_of(ref):

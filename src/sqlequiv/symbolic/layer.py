@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlglot import exp
 
 from sqlequiv.database import Database
 from sqlequiv.fixtures.domains import Domains
 from sqlequiv.guard import GuardedQuery
-from sqlequiv.normalize import canonical_form
+from sqlequiv.normalize import SYMBOLIC_LIMITS, Limits, TooLarge, canonical_form, check_size
 from sqlequiv.options import Options
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.outcome import BoundedOutcome
-from sqlequiv.symbolic.prove import Prover
+from sqlequiv.symbolic.prove import MAX_CHECKS, Prover
 from sqlequiv.symbolic.witness import witness_databases
 
 __all__ = ["Z3Layer"]
@@ -23,7 +24,17 @@ class Z3Layer:
     """Proofs over matching query shapes, witness rows, bounded verification.
 
     Every budget here is small on purpose: the layer runs on every pair, and a
-    proof or a model that takes longer is rarely found at all.
+    proof or a model that takes longer is rarely found at all. The budgets that
+    decide are sizes and counts, so that a pair gets the same answer on any
+    machine: the size of each query (``limits``; a larger pair is declined
+    before any work), the number of solver calls of one proof
+    (``max_checks``) and z3's deterministic resource limit per call. The
+    wall-clock budgets are safety nets only. Whatever stops the layer, it
+    claims nothing: no proof, no witness, bounded status ``skipped`` or
+    ``timeout``. After ``prove`` and ``witnesses``, :attr:`last_reason` says
+    why there is no proof (or witness) and :attr:`stopped_by` which budget, if
+    one, stopped the work (``"candidate: too large: ..."``, ``"check budget:
+    ..."``, ``"time budget"``), for the verdict's evidence.
     """
 
     name = "z3"
@@ -34,26 +45,39 @@ class Z3Layer:
         proof_budget: float = 5.0,
         solver_timeout_ms: int = 3000,
         witness_budget: float = 2.0,
+        max_checks: int = MAX_CHECKS,
+        limits: Limits = SYMBOLIC_LIMITS,
     ) -> None:
         self.proof_budget = proof_budget
         self.solver_timeout_ms = solver_timeout_ms
         self.witness_budget = witness_budget
+        self.max_checks = max_checks
+        self.limits = limits
         self.last_reason: str | None = None
+        self.stopped_by: str | None = None
+        # The canonical forms of the last pair: prove() and witnesses() both need them.
+        self._forms_of: tuple[GuardedQuery, GuardedQuery, Schema, bool] | None = None
+        self._forms: tuple[exp.Expr, exp.Expr] | _Declined | None = None
 
     def prove(
         self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
     ) -> str | None:
-        forms = _forms(candidate, reference, schema, options)
-        if forms is None:
+        self.last_reason = self.stopped_by = None
+        forms = self._canonical_forms(candidate, reference, schema, options)
+        if isinstance(forms, _Declined):
+            self.last_reason = forms.reason
+            self.stopped_by = forms.reason if forms.budget else None
             return None
         prover = Prover(
             schema,
             ignore_column_order=options.ignore_column_order,
             solver_timeout_ms=self.solver_timeout_ms,
             time_budget=self.proof_budget,
+            max_checks=self.max_checks,
         )
         proved = prover.equivalent(*forms)
         self.last_reason = prover.last_reason
+        self.stopped_by = prover.stopped_by
         return "symbolic" if proved else None
 
     def witnesses(
@@ -64,8 +88,11 @@ class Z3Layer:
         domains: Domains,
         options: Options,
     ) -> Sequence[Database]:
-        forms = _forms(candidate, reference, schema, options)
-        if forms is None:
+        self.last_reason = self.stopped_by = None
+        forms = self._canonical_forms(candidate, reference, schema, options)
+        if isinstance(forms, _Declined):
+            self.last_reason = forms.reason
+            self.stopped_by = forms.reason if forms.budget else None
             return ()
         return witness_databases(*forms, schema, domains, time_budget=self.witness_budget)
 
@@ -74,6 +101,11 @@ class Z3Layer:
     ) -> BoundedOutcome:
         from sqlequiv.symbolic.bounded import bounded_check, suggest_row_bounds
 
+        for query in (candidate, reference):
+            try:
+                check_size(query.qualified, self.limits)
+            except TooLarge as err:  # the encoding would be as large: no claim
+                return BoundedOutcome("skipped", None, None, f"{query.side}: {err}")
         # NATURAL / USING columns sqlglot could not resolve are re-bound by the encoder.
         row_bounds = suggest_row_bounds(candidate, reference, schema)
         result = bounded_check(
@@ -94,20 +126,50 @@ class Z3Layer:
             row_bounds or None,
         )
 
+    def _canonical_forms(
+        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+    ) -> tuple[exp.Expr, exp.Expr] | _Declined:
+        """Both canonical forms, or why there are none (computed once per pair: neither
+        the prover nor the witness search modifies them)."""
+        key = (candidate, reference, schema, options.ignore_column_order)
+        cached = self._forms_of
+        if cached is None or any(x is not y for x, y in zip(cached, key, strict=True)):
+            self._forms = _forms(candidate, reference, schema, options, self.limits)
+            self._forms_of = key
+        assert self._forms is not None
+        return self._forms
+
+
+@dataclass(frozen=True)
+class _Declined:
+    """Why a pair has no canonical forms, and whether a size budget is the reason."""
+
+    reason: str
+    budget: bool = False
+
 
 def _forms(
-    candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
-) -> tuple[exp.Expr, exp.Expr] | None:
+    candidate: GuardedQuery,
+    reference: GuardedQuery,
+    schema: Schema,
+    options: Options,
+    limits: Limits,
+) -> tuple[exp.Expr, exp.Expr] | _Declined:
     if not (candidate.fully_qualified and reference.fully_qualified):
-        return None
-    try:
-        return (
-            canonical_form(
-                candidate.qualified, schema, ignore_column_order=options.ignore_column_order
-            ),
-            canonical_form(
-                reference.qualified, schema, ignore_column_order=options.ignore_column_order
-            ),
-        )
-    except Exception:  # a normalizer failure only means no proof
-        return None
+        return _Declined("a query sqlglot could not fully qualify")
+    forms = []
+    for query in (candidate, reference):
+        try:
+            forms.append(
+                canonical_form(
+                    query.qualified,
+                    schema,
+                    ignore_column_order=options.ignore_column_order,
+                    limits=limits,
+                )
+            )
+        except TooLarge as err:
+            return _Declined(f"{query.side}: {err}", budget=True)
+        except Exception as err:  # a normalizer failure only means no proof
+            return _Declined(f"{query.side}: the normalizer failed ({type(err).__name__})")
+    return forms[0], forms[1]

@@ -46,17 +46,22 @@ from sqlequiv.symbolic.blocks import (
 )
 from sqlequiv.symbolic.scope import Scope, Side
 from sqlequiv.symbolic.semijoin import semi_join_exists
-from sqlequiv.symbolic.terms import SymValue, Unsupported, same
+from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
 from sqlequiv.symbolic.unnest import unnest
 
-__all__ = ["Prover"]
+__all__ = ["MAX_CHECKS", "Prover"]
 
 #: Most source bijections tried per pair of blocks.
 MAX_MAPPINGS = 120
 
+#: Most solver calls of one proof: the deterministic bound on its work (z3's ``rlimit``
+#: bounds each call). Trying all :data:`MAX_MAPPINGS` bijections takes one call each at
+#: least; across the corpus and the peer benchmarks a proof makes at most 128.
+MAX_CHECKS = 200
+
 
 class _Budget(Exception):
-    """The proof ran out of time."""
+    """The proof ran out of its budget (the message says which)."""
 
 
 @dataclass
@@ -72,6 +77,8 @@ class Prover:
     #: z3's deterministic work limit per check: what bounds a proof in practice, so
     #: that the same pair gets the same answer on a fast or a slow machine.
     solver_rlimit: int = 4_000_000
+    #: Solver calls one proof may make (see :data:`MAX_CHECKS`).
+    max_checks: int = MAX_CHECKS
     #: Wall-clock safety nets (per check, per proof); when one fires the answer
     #: may depend on the machine, as with the fixture search's time cap.
     solver_timeout_ms: int = 3000
@@ -79,14 +86,19 @@ class Prover:
 
     def __post_init__(self) -> None:
         self._deadline = 0.0
+        # Solver calls left to the running proof (None outside equivalent()).
+        self._checks_left: int | None = None
         self.last_reason: str | None = None
+        #: The budget that stopped the last proof ("check budget: ...", "time budget"), if any.
+        self.stopped_by: str | None = None
 
     def equivalent(self, candidate: exp.Expr, reference: exp.Expr) -> bool:
         """True when the two canonical queries are proved to return the same rows."""
         from sqlequiv.symbolic.blocks import read_query
 
         self._deadline = time.monotonic() + self.time_budget
-        self.last_reason = None
+        self._checks_left = self.max_checks
+        self.last_reason = self.stopped_by = None
         try:
             left = unnest(read_query(candidate, top=True))
             right = unnest(read_query(reference, top=True))
@@ -94,9 +106,12 @@ class Prover:
         except (NotABlock, Unsupported) as exc:
             self.last_reason = str(exc)
             return False
-        except _Budget:
-            self.last_reason = "time budget"
+        except _Budget as exc:
+            self.last_reason = self.stopped_by = str(exc)
             return False
+        finally:
+            self._deadline = 0.0
+            self._checks_left = None
 
     # -- queries ---------------------------------------------------------
 
@@ -282,14 +297,39 @@ class Prover:
 
     def _drop_key_self_joins(self, block: Block) -> Block:
         """A second occurrence of a table, equal to the first on a key, is the first."""
+        read = _columns_read(block.where, block)
+        shared: tuple[Scope, SymBool] | None = None
         for a, b in itertools.permutations(block.sources, 2):
             if a.table is None or a.table != b.table or b.alias in block.redirect_targets():
                 continue
             table = self.schema.table(a.table)
-            scope = Scope(self.schema, self, {"c": block})
+            # Only a key the WHERE reads on both sides can be implied equal (unless a CHECK
+            # pins its value): the others are skipped untried, and a chain of thirty
+            # self-joins costs no 870 translations of its WHERE.
+            keys = [
+                key
+                for key in table.keys
+                if table.checks
+                or all((s, c.lower()) in read for s in (a.alias, b.alias) for c in key)
+            ]
+            if not keys:
+                continue
             try:
-                where = scope.predicate("c", block.where)
-                for key in table.keys:
+                if table.checks:
+                    # key_equal may bring in key columns the WHERE does not read, with
+                    # their CHECKs: a scope of this pair's own.
+                    scope = Scope(self.schema, self, {"c": block})
+                    where = scope.predicate("c", block.where)
+                else:
+                    # The WHERE reads both keys, so key_equal adds no variable: every
+                    # pair would build the very same scope, and it is built once. (Were
+                    # a key read only inside a subquery, its variables and their axioms
+                    # would stay for the next pairs: facts of every database, no harm.)
+                    if shared is None:
+                        fresh = Scope(self.schema, self, {"c": block})
+                        shared = fresh, fresh.predicate("c", block.where)
+                    scope, where = shared
+                for key in keys:
                     equal = [scope.key_equal("c", a.alias, b.alias, column) for column in key]
                     if self.valid(scope, z3.Implies(where.true, z3.And(*equal))):
                         return self._drop_key_self_joins(block.without(b, a.alias))
@@ -502,6 +542,10 @@ class Prover:
     def satisfiable(self, scope: Scope, formula: z3.BoolRef) -> bool:
         """Whether ``formula`` can hold under the scope's constraints (unknown counts as yes)."""
         self._tick()
+        if self._checks_left is not None:
+            if self._checks_left <= 0:
+                raise _Budget(f"check budget: {self.max_checks} solver calls")
+            self._checks_left -= 1
         solver = z3.Solver()
         solver.set("timeout", self.solver_timeout_ms)
         solver.set("rlimit", self.solver_rlimit)
@@ -515,7 +559,7 @@ class Prover:
 
     def _tick(self) -> None:
         if self._deadline and time.monotonic() > self._deadline:
-            raise _Budget()
+            raise _Budget("time budget")
 
 
 def _equality_with(conj: exp.Expr, source: Source, block: Block) -> tuple[int, exp.Expr] | None:
@@ -551,6 +595,17 @@ def _is_null_test(
             if position is not None:
                 return conj, position
     return None
+
+
+def _columns_read(parts: Sequence[exp.Expr], block: Block) -> set[tuple[str, str]]:
+    """(source alias, lower-cased column name) of every column ``parts`` read, subqueries
+    included."""
+    return {
+        (block.resolve_alias(column.table), column.name.lower())
+        for part in parts
+        for column in part.find_all(exp.Column)
+        if column.table
+    }
 
 
 def _reads_columns(node: exp.Expr) -> bool:

@@ -101,6 +101,9 @@ class Scope:
         self._aggregates: list[tuple[str, bool, SymValue | None, SymValue]] = []
         self._checked: set[str] = set()
         self._base: dict[str, tuple[str, Source, Side]] = {}
+        # The key axioms of the variables so far ((len(_vars), len(_base)) -> axioms):
+        # both only grow, and a proof asks for them at every solver call.
+        self._axioms: tuple[tuple[int, int], list[z3.BoolRef]] | None = None
         self._translators = {side: self._translator(side) for side in blocks}
 
     # -- public ----------------------------------------------------------
@@ -287,6 +290,12 @@ class Scope:
             )
 
     def _key_axioms(self) -> list[z3.BoolRef]:
+        state = (len(self._vars), len(self._base))
+        if self._axioms is None or self._axioms[0] != state:
+            self._axioms = state, self._build_key_axioms()
+        return self._axioms[1]
+
+    def _build_key_axioms(self) -> list[z3.BoolRef]:
         axioms: list[z3.BoolRef] = []
         by_table: dict[str, list[str]] = {}
         for sid, (name, _source, _side) in self._base.items():

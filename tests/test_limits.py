@@ -1,0 +1,296 @@
+"""Limits on untrusted input: size budgets of the proving stages, the address space of
+grading workers, and fixture scripts that stay data whatever the schema's names."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+import sqlglot
+from sqlglot import exp
+
+from sqlequiv import Options, check
+from sqlequiv.database import Database, insert_script
+from sqlequiv.grading.pools import limit_address_space
+from sqlequiv.grading.run import grade_suite
+from sqlequiv.grading.worker import Settings
+from sqlequiv.guard import guard_query
+from sqlequiv.normalize import (
+    DEFAULT_LIMITS,
+    SYMBOLIC_LIMITS,
+    Limits,
+    TooLarge,
+    canonical_form,
+    canonical_sql,
+    measure,
+)
+from sqlequiv.schema import load_schema
+from sqlequiv.symbolic.layer import Z3Layer
+from sqlequiv.symbolic.prove import Prover
+
+SCHEMA = "CREATE TABLE t (a INT, b INT)"
+KEYED = "CREATE TABLE t (a INT PRIMARY KEY, b INT)"
+FAST = Options(max_fixtures=20, time_budget=2.0, bounded_time_budget=0.5)
+
+
+def or_chain(n: int, reverse: bool = False) -> str:
+    values = reversed(range(n)) if reverse else range(n)
+    return "SELECT a FROM t WHERE " + " OR ".join(f"a = {i}" for i in values)
+
+
+def join_chain(n: int, column: str = "a") -> str:
+    joins = (f"JOIN t AS t{i} ON t{i}.{column} = t{i - 1}.{column}" for i in range(1, n))
+    return "SELECT t0.a FROM t AS t0 " + " ".join(joins)
+
+
+# -- size budgets ------------------------------------------------------------------
+
+
+LONG_LIST = ", ".join(map(str, range(1200)))
+
+
+def nested(levels: int) -> exp.Expr:
+    """``SELECT ((...(1)...))``, built without the parser (which recurses per bracket)."""
+    node: exp.Expr = exp.Literal.number(1)
+    for _ in range(levels):
+        node = exp.Paren(this=node)
+    return exp.select(node)
+
+
+@pytest.mark.parametrize(
+    ("tree", "measure_name"),
+    [
+        (sqlglot.parse_one(or_chain(900)), "nodes"),
+        (sqlglot.parse_one(join_chain(20)), "widest_from"),
+        (sqlglot.parse_one(f"SELECT a FROM t WHERE a IN ({LONG_LIST})"), "terms"),
+        (nested(250), "depth"),
+        (sqlglot.parse_one(" UNION ALL ".join(["SELECT a FROM t"] * 30)), "tables"),
+    ],
+)
+def test_the_normalizer_declines_a_query_past_a_budget(tree: exp.Expr, measure_name: str) -> None:
+    schema = load_schema(SCHEMA)
+    assert Limits(nodes=2000, depth=200, tables=24, widest_from=12, terms=1000) == DEFAULT_LIMITS
+    with pytest.raises(TooLarge) as info:
+        canonical_form(tree, schema)
+    assert info.value.measure == measure_name
+    assert info.value.value > info.value.limit
+    assert "too large" in str(info.value)
+
+
+def test_a_long_chain_of_ands_is_one_level_deep() -> None:
+    size = measure(sqlglot.parse_one(or_chain(900)))
+    assert size.depth < 10 and size.terms == 900
+
+
+def test_declined_queries_are_never_proved_equivalent() -> None:
+    # The same 400 alternatives in another order: equivalent, and normalization would
+    # prove it were the query not past the budget. Past it, nothing is claimed.
+    v = check(or_chain(400), or_chain(400, reverse=True), SCHEMA, options=FAST)
+    assert v.verdict == "unknown"
+    assert v.evidence["bounded_status"] == "skipped"
+    assert "too large" in v.evidence["bounded_reason"]
+
+
+def test_just_inside_the_budget_the_same_pair_is_proved() -> None:
+    v = check(or_chain(300), or_chain(300, reverse=True), SCHEMA, options=FAST)
+    assert (v.verdict, v.method) == ("equivalent", "normalized")
+
+
+def test_the_or_bomb_spends_no_time_in_the_proving_stages() -> None:
+    v = check(or_chain(900), "SELECT a FROM t WHERE a >= 0 AND a < 900", SCHEMA, options=FAST)
+    assert v.verdict == "unknown"  # (they are equivalent; no stage may claim it unproved)
+    proving = sum(v.timings.get(s, 0.0) for s in ("normalize", "symbolic", "witnesses", "bounded"))
+    assert proving < 2000, v.timings  # was 21 s: 6 canonical forms and a 900-way z3 term
+
+
+def test_the_join_bomb_is_still_refuted_by_execution() -> None:
+    # (Sixteen joins, not thirty: a fixture with two equal rows makes 2**joins rows.)
+    v = check(join_chain(16), "SELECT a FROM t", SCHEMA, options=FAST)
+    assert (v.verdict, v.method) == ("not_equivalent", "fixture_search")
+    assert v.timings["normalize"] + v.timings["symbolic"] < 2000, v.timings
+    again = check(join_chain(16), "SELECT a FROM t", SCHEMA, options=FAST)
+    assert again.counterexample == v.counterexample  # budgets by size keep it deterministic
+
+
+def test_thirty_joins_are_declined_before_any_work() -> None:
+    schema = load_schema(SCHEMA)
+    cand = guard_query(join_chain(31), schema, side="candidate")
+    ref = guard_query("SELECT a FROM t", schema, side="reference")
+    layer = Z3Layer()
+    assert layer.prove(cand, ref, schema, FAST) is None
+    assert layer.last_reason == "candidate: too large: 31 table references (limit 24)"
+    assert layer.witnesses(cand, ref, schema, None, FAST) == ()  # type: ignore[arg-type]
+
+
+def test_the_symbolic_layer_says_why_it_declined() -> None:
+    schema = load_schema(SCHEMA)
+    in_list = ", ".join(map(str, range(200)))
+    cand = guard_query(f"SELECT a FROM t WHERE a IN ({in_list})", schema, side="candidate")
+    ref = guard_query("SELECT a FROM t WHERE a BETWEEN 0 AND 199", schema, side="reference")
+    layer = Z3Layer()
+    assert layer.prove(cand, ref, schema, FAST) is None
+    assert layer.last_reason == (
+        "candidate: too large: 200 alternatives in one condition (limit 100)"
+    )
+    assert layer.stopped_by == layer.last_reason  # a budget: for the verdict's evidence
+    outcome = layer.bounded(cand, ref, schema, FAST)
+    assert (outcome.status, outcome.bound) == ("skipped", None)
+    # Within the budget the same layer proves it.
+    small = guard_query(or_chain(20), schema, side="candidate")
+    within = guard_query("SELECT a FROM t WHERE a BETWEEN 0 AND 19", schema, side="reference")
+    assert layer.prove(small, within, schema, FAST) == "symbolic"
+    assert layer.stopped_by is None
+
+
+def test_a_proof_stops_at_its_count_of_solver_calls() -> None:
+    schema = load_schema(KEYED)
+    cand = guard_query(join_chain(6).replace("= t", "> t"), schema, side="candidate")
+    ref = guard_query(join_chain(6).replace("= t", ">= t"), schema, side="reference")
+    forms = [canonical_form(q.qualified, schema, limits=SYMBOLIC_LIMITS) for q in (cand, ref)]
+    prover = Prover(schema, max_checks=3)
+    assert prover.equivalent(*forms) is False
+    assert prover.last_reason == prover.stopped_by == "check budget: 3 solver calls"
+
+
+def test_key_self_joins_are_still_dropped() -> None:
+    # The WHERE equates the keys of all twelve occurrences: they are one row.
+    v = check(join_chain(12), "SELECT a FROM t", KEYED, options=FAST)
+    assert (v.verdict, v.method) == ("equivalent", "symbolic")
+
+
+def test_canonical_sql_is_unchanged_inside_the_budget() -> None:
+    schema = load_schema(SCHEMA)
+    tree = guard_query("SELECT x.a FROM t AS x WHERE 1 < x.a", schema).qualified
+    assert canonical_sql(tree, schema) == "SELECT t0.a FROM t AS t0 WHERE t0.a > 1"
+    with pytest.raises(TooLarge):
+        canonical_sql(tree, schema, limits=Limits(nodes=3))
+
+
+# -- the address space of grading workers --------------------------------------------
+
+
+def _allocate_after_limit(extra_mb: int, queue: multiprocessing.Queue[object]) -> None:
+    limit = limit_address_space(extra_mb)
+    try:
+        bytearray((extra_mb + 64) << 20)
+    except MemoryError:
+        queue.put(("MemoryError", limit))
+        return
+    queue.put(("allocated", limit))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS on Linux only")
+def test_limit_address_space_makes_a_big_allocation_fail() -> None:
+    context = multiprocessing.get_context("spawn")
+    queue: multiprocessing.Queue[object] = context.Queue()
+    process = context.Process(target=_allocate_after_limit, args=(128, queue))
+    process.start()
+    outcome, limit = queue.get(timeout=60)  # type: ignore[misc]
+    process.join(10)
+    assert outcome == "MemoryError"
+    assert isinstance(limit, int) and limit > 128 << 20
+    assert limit_address_space(0) is None  # 0: no limit (and this process keeps none)
+
+
+def test_memory_limit_must_be_a_whole_number() -> None:
+    from sqlequiv.errors import InvalidOption
+
+    with pytest.raises(InvalidOption, match="must not be negative"):
+        Settings(memory_limit_mb=-5)
+    with pytest.raises(InvalidOption, match="whole number"):
+        Settings(memory_limit_mb=1.5)  # type: ignore[arg-type]
+    assert Settings().memory_limit_mb == 4096
+
+
+SUITE = """
+schemas: {shop: schema.sql}
+fixtures:
+  two:
+    rows:
+      customers:
+        - {customer_id: 1, name: Ann}
+        - {customer_id: 2, name: Bo}
+items:
+  - id: ids
+    question: Customer ids
+    schema: shop
+    reference_kind: query
+    accepted_references:
+      - {name: r, sql: "SELECT customer_id FROM customers"}
+    fixtures: [two]
+  - id: limited
+    question: Any customers (the predicate reports whether its worker is limited)
+    schema: shop
+    reference_kind: predicate
+    predicate: probe:check
+    fixtures: [two]
+"""
+
+PROBE = """
+import resource
+
+def check(rows):
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return False
+    try:
+        bytearray(soft)  # the whole address space allowed, and then some: must fail
+    except MemoryError:
+        return True
+    return False
+"""
+
+# DuckDB's own memory_limit (1 GB) does not bound this: without the worker's limit it
+# runs into the query timeout; with a 256 MiB limit an allocation fails in well under it.
+RUNAWAY = "SELECT len(array_agg(i)) FROM range(100000000) AS r(i)"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS on Linux only")
+def test_a_runaway_allocation_costs_only_its_own_pair(tmp_path: Path) -> None:
+    (tmp_path / "schema.sql").write_text(
+        "CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL);"
+    )
+    (tmp_path / "probe.py").write_text(PROBE)
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    candidates = [
+        {"id": "ids", "sql": RUNAWAY},
+        {"id": "ids", "sql": "SELECT c.customer_id FROM customers AS c"},
+        {"id": "limited", "sql": "SELECT customer_id FROM customers"},
+    ]
+    (tmp_path / "c.jsonl").write_text("".join(json.dumps(c) + "\n" for c in candidates))
+    options = Options(max_fixtures=20, time_budget=1.0, bounded_time_budget=0.5,
+                      query_timeout=30.0)  # fmt: skip
+    settings = Settings(options=options, memory_limit_mb=256, predicate_databases=0)
+    result = grade_suite(tmp_path / "suite.yaml", tmp_path / "c.jsonl", tmp_path / "r.jsonl",
+                         backend="local", jobs=1, settings=settings, audit=False)  # fmt: skip
+    by_sample = {(r["item_id"], r["sample"]): r for r in result.records}
+    runaway = by_sample[("ids", 0)]
+    assert runaway["status"] == "error"
+    assert runaway["error"]["kind"] in ("resource_limit", "worker_crashed")
+    assert by_sample[("ids", 1)]["status"] == "pass"  # the next pair, same worker
+    assert by_sample[("limited", 0)]["status"] == "pass"  # the worker is under its limit
+
+
+# -- fixture scripts -----------------------------------------------------------------
+
+
+def test_insert_script_quotes_names_so_the_script_stays_data() -> None:
+    hostile = 'b" VARCHAR); SELECT 1; --'
+    escaped = hostile.replace('"', '""')
+    ddl = f'CREATE TABLE "we""ird" (a INT PRIMARY KEY, "{escaped}" VARCHAR)'
+    schema = load_schema(ddl)
+    table = schema.tables[0]
+    assert [c.name for c in table.columns][1].startswith('b" ')
+    rows = ((1, "x'); DROP TABLE t; --"), (2, None))
+    script = insert_script(Database({table.name: rows}), schema)
+    con = duckdb.connect()
+    con.execute(schema.ddl())
+    con.execute(script)
+    quoted = exp.to_identifier(table.name, quoted=True).sql("duckdb")
+    assert con.execute(f"SELECT * FROM {quoted} ORDER BY a").fetchall() == list(rows)
+    # Exactly one statement per table with rows: nothing smuggled in.
+    assert len(sqlglot.parse(script, read="duckdb")) == 1
