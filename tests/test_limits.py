@@ -294,3 +294,24 @@ def test_insert_script_quotes_names_so_the_script_stays_data() -> None:
     assert con.execute(f"SELECT * FROM {quoted} ORDER BY a").fetchall() == list(rows)
     # Exactly one statement per table with rows: nothing smuggled in.
     assert len(sqlglot.parse(script, read="duckdb")) == 1
+
+
+def test_an_exported_fixture_comments_out_every_line_of_its_detail() -> None:
+    """A constant holding a newline, quoted in the explanation, must not become SQL."""
+    import duckdb
+
+    from sqlequiv import check
+    from sqlequiv.export import insert_script
+    from sqlequiv.schema import load_schema
+
+    ddl = "CREATE TABLE t (id INT PRIMARY KEY, s TEXT)"
+    payload = "x\nDROP TABLE t; --"
+    v = check(f"SELECT '{payload}' AS s FROM t", "SELECT s FROM t", ddl)
+    assert v.verdict == "not_equivalent" and v.counterexample is not None
+    assert "\nDROP TABLE t;" in v.counterexample.detail  # the explanation quotes it
+    schema = load_schema(ddl)
+    con = duckdb.connect()
+    con.execute(schema.ddl())
+    con.execute(insert_script(v.counterexample, schema))
+    rows = con.execute("SELECT count(*) FROM t").fetchone()
+    assert rows == (len(v.counterexample.tables["t"]),)  # the table survives, rows loaded

@@ -50,5 +50,11 @@ def insert_script(example: Counterexample, schema: Schema) -> str:
             for table in schema
         }
     )
-    header = f"-- {example.name}: {example.cause}\n-- {example.detail}"
+    header = _comment(f"{example.name}: {example.cause}\n{example.detail}")
     return f"{header}\n{database_inserts(db, schema)}\n"
+
+
+def _comment(text: str) -> str:
+    """``text`` as SQL line comments, every line of it: the detail quotes the queries'
+    values, and a value holding a newline must not end the comment and become SQL."""
+    return "\n".join(f"-- {line}" for line in text.splitlines() or [""])
