@@ -315,3 +315,17 @@ def test_an_exported_fixture_comments_out_every_line_of_its_detail() -> None:
     con.execute(insert_script(v.counterexample, schema))
     rows = con.execute("SELECT count(*) FROM t").fetchone()
     assert rows == (len(v.counterexample.tables["t"]),)  # the table survives, rows loaded
+
+
+def test_the_verdict_says_which_budget_stopped_which_stage() -> None:
+    from sqlequiv import check
+
+    chain = "SELECT a FROM t WHERE " + " OR ".join(f"a = {i}" for i in range(400))
+    v = check(chain, chain.replace("a = 0 OR ", "a = 0 OR a = 0 OR "), "CREATE TABLE t (a INT)")
+    assert v.verdict == "unknown"  # a budget never makes a pair equivalent
+    stops = v.evidence["budget_stops"]
+    assert set(stops) >= {"normalize", "symbolic"}
+    assert "too large" in stops["normalize"]
+    small = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
+                  "CREATE TABLE t (a INT)")  # fmt: skip
+    assert small.evidence["budget_stops"] is None

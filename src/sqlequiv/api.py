@@ -29,7 +29,7 @@ from sqlequiv.fixtures.probe import Prober, order_keys_for
 from sqlequiv.fixtures.search import search
 from sqlequiv.fixtures.shrink import shrink
 from sqlequiv.guard import GuardedQuery, guard_query
-from sqlequiv.normalize import canonical_sql
+from sqlequiv.normalize import TooLarge, canonical_sql
 from sqlequiv.options import Options
 from sqlequiv.portable import portable
 from sqlequiv.schema import Schema, load_schema
@@ -176,7 +176,8 @@ def _check(
     }
 
     with timer.stage("normalize"):
-        forms = [_canonical(q, schema, options) for q in (cand, ref)]
+        stopped: dict[str, str] = {}  # the stages a size budget stopped, and why
+        forms = [_canonical(q, schema, options, stopped) for q in (cand, ref)]
         if not (cand.fully_qualified and ref.fully_qualified):
             forms = [None, None]  # no proof rests on a tree sqlglot could not resolve
     if forms[0] is not None and forms[0] == forms[1]:
@@ -192,6 +193,7 @@ def _check(
                 portable(cand.qualified, schema) and portable(ref.qualified, schema)
             )
             proved = layer.prove(cand, ref, schema, options) if provable else None
+            _note_stop(stopped, "symbolic", layer)
         except _LAYER_FAILURES:  # a proof that cannot be attempted is no proof
             proved = None
     if proved:
@@ -217,6 +219,7 @@ def _check(
     with timer.stage("witnesses"):
         try:
             seeds = list(layer.witnesses(cand, ref, schema, domains, options))
+            _note_stop(stopped, "witnesses", layer)
         except _LAYER_FAILURES:
             seeds = []
     engine = executor or shared_executor(options.query_timeout, dialect)
@@ -236,6 +239,7 @@ def _check(
         except QueryFailed as exc:
             return _execution_error(exc, base)
     evidence = dict(results[0].evidence)
+    evidence["budget_stops"] = stopped or None
     evidence["witnesses"] = len(seeds)
     with timer.stage("verify"):
         for result in results:
@@ -453,12 +457,25 @@ def build_counterexample(
     )
 
 
-def _canonical(query: GuardedQuery, schema: Schema, options: Options) -> str | None:
+def _note_stop(stopped: dict[str, str], stage: str, layer: SymbolicLayer) -> None:
+    """Record why ``layer`` stopped short in ``stage``, when a budget stopped it (a layer
+    that does not say is taken to have finished)."""
+    why = getattr(layer, "stopped_by", None)
+    if why:
+        stopped.setdefault(stage, str(why))
+
+
+def _canonical(
+    query: GuardedQuery, schema: Schema, options: Options, stopped: dict[str, str]
+) -> str | None:
     tree = query.qualified
     if query.engine == "sqlite":
         tree = _sqlite_like_patterns(tree)
     try:
         return canonical_sql(tree, schema, ignore_column_order=options.ignore_column_order)
+    except TooLarge as err:  # past the normalizer's size budget: no proof from it
+        stopped.setdefault("normalize", f"{query.side}: {err}")
+        return None
     except Exception:  # a rewrite that cannot handle a shape just leaves the pair unproved
         return None
 

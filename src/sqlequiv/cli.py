@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="generated databases each predicate is checked on")  # fmt: skip
     g.add_argument("--task-timeout", type=float, default=Settings.task_timeout,
                    help="wall-clock limit per pair, s (the worker is replaced)")  # fmt: skip
+    g.add_argument("--memory-limit-mb", type=int, default=Settings.memory_limit_mb,
+                   metavar="MIB", help="address space a worker may take beyond its start-up "
+                   "footprint (Linux; 0: no limit)")  # fmt: skip
     g.add_argument("--no-audit", action="store_true", help="skip the item anomaly audit")
     g.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show progress (default: when stderr is a terminal)")  # fmt: skip
@@ -211,6 +214,7 @@ def _grade(args: argparse.Namespace, options: Options) -> int:
         strict=args.strict,
         predicate_databases=max(0, args.predicate_databases),
         task_timeout=args.task_timeout,
+        memory_limit_mb=args.memory_limit_mb,
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress
     progress = Progress(0, sys.stderr) if show else None

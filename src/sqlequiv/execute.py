@@ -105,6 +105,8 @@ def sandboxed_connection(memory_limit: str = "1GB") -> duckdb.DuckDBPyConnection
             "temp_directory": "",
         },
     )
+    # A worker's long query must not draw a progress bar into the grader's terminal.
+    con.execute("SET enable_progress_bar = false")
     con.execute("SET lock_configuration = true")
     return con
 

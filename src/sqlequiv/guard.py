@@ -1513,7 +1513,7 @@ def _has_over(node: exp.Expr) -> bool:
 @functools.cache
 def _duckdb_functions() -> frozenset[str]:
     """Lower-cased names of every function and macro DuckDB has (read once, cached)."""
-    with duckdb.connect(":memory:", config={"enable_external_access": False}) as con:
+    with duckdb.connect(":memory:", config={"enable_external_access": False, "threads": 1}) as con:
         rows = con.execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()")
         names = {str(row[0]) for row in rows.fetchall()}
     return frozenset(names) | _DUCKDB_SPECIAL_FORMS

@@ -677,7 +677,7 @@ def _duckdb_refusal(query: str) -> str | None:
         con = _scratch.get(os.getpid())
         if con is None:
             _scratch.clear()  # a parent's connection is not a child's to use
-            con = duckdb.connect(":memory:", config={"enable_external_access": False})
+            con = duckdb.connect(":memory:", config={"enable_external_access": False, "threads": 1})
             _scratch[os.getpid()] = con
         try:
             con.execute(f"DESCRIBE {query}")
