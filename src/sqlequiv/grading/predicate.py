@@ -66,6 +66,8 @@ def grade_predicate(
         rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
         try:
             value = predicate(rows, _tables(db, item.schema)) if takes_tables else predicate(rows)
+        except MemoryError:
+            raise  # the worker's memory limit, not a verdict on the candidate
         except Exception as err:  # the predicate's own failure on these rows
             return f"the predicate raised {type(err).__name__}: {err}"
         return None if value is None else bool(value)
