@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlequiv.api import check, distinguishing_fixtures
+from sqlequiv.cli_options import add_check_options, options_from
 from sqlequiv.cli_stats import COMMANDS as RESULTS_COMMANDS
 from sqlequiv.cli_stats import add_parsers as add_results_parsers
 from sqlequiv.cli_stats import run as run_results_command
@@ -80,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
             "seed the search for a counterexample (default 0: none)",
         )
         p.add_argument("--json", action="store_true", help="print the verdict as JSON")
-        _add_check_options(p)
+        add_check_options(p)
         if name == "fixtures":
             p.add_argument("--out", required=True, help="directory to write fixtures into")
             p.add_argument("--limit", type=int, default=5, help="most fixtures to write")
@@ -104,33 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show progress (default: when stderr is a terminal)")  # fmt: skip
     g.add_argument("--json", action="store_true", help="print the summary as JSON")
-    _add_check_options(g)
+    add_check_options(g)
     add_results_parsers(sub)
     add_text2sql_parsers(sub)
     return parser
-
-
-def _add_check_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=0, help="seed of the fixture search")
-    p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
-    p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
-    p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
-    p.add_argument("--timeout", type=float, default=Options.query_timeout, help="per query, s")
-    p.add_argument("--float-tolerance", type=float, default=Options.float_tolerance)
-    p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
-    p.add_argument("--keep-column-order", action="store_true", help="columns must align")
-    p.add_argument("--ignore-order", action="store_true", help="never check row order")
-    p.add_argument("--no-symbolic", action="store_true", help="skip z3 proofs and bounds")
-    p.add_argument("--max-bound", type=int, default=Options.max_bound, help="rows per table")
-    p.add_argument(
-        "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
-    )
-    p.add_argument(
-        "--max-query-length", type=int, default=Options.max_query_length, help="characters"
-    )
-    p.add_argument(
-        "--max-query-nodes", type=int, default=Options.max_query_nodes, help="syntax-tree nodes"
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -147,22 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in TEXT2SQL_COMMANDS:
         return run_text2sql_command(args)
     try:
-        options = Options(
-            bag_semantics=not args.set_semantics,
-            ignore_column_order=not args.keep_column_order,
-            check_order=not args.ignore_order,
-            float_tolerance=args.float_tolerance,
-            seed=args.seed,
-            max_fixtures=args.max_fixtures,
-            time_budget=args.time_budget,
-            max_rows=args.max_rows,
-            query_timeout=args.timeout,
-            symbolic=not args.no_symbolic,
-            max_bound=args.max_bound,
-            bounded_time_budget=args.bounded_time_budget,
-            max_query_length=args.max_query_length,
-            max_query_nodes=args.max_query_nodes,
-        )
+        options = options_from(args)
         if args.command == "grade":
             return _grade(args, options)
         candidate = _read_query(args.candidate, "candidate")

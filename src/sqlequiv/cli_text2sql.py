@@ -18,8 +18,8 @@ from collections import Counter
 from typing import Any, TextIO
 
 from sqlequiv._version import __version__
+from sqlequiv.cli_options import add_check_options, options_from
 from sqlequiv.errors import SqlequivError
-from sqlequiv.options import Options
 from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT
 from sqlequiv.text2sql.formats import BenchmarkInputError
 from sqlequiv.text2sql.item import CATEGORIES, Settings
@@ -133,25 +133,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     # The options of `sqlequiv check`, under the same names (--query-timeout is check's
     # --timeout: here --timeout is per item).
-    p.add_argument("--seed", type=int, default=0, help="seed of the fixture search")
-    p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
-    p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
-    p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
-    p.add_argument(
-        "--query-timeout",
-        type=float,
-        default=Options.query_timeout,
-        help="per query in sqlequiv's checks, s",
-    )
-    p.add_argument("--float-tolerance", type=float, default=Options.float_tolerance)
-    p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
-    p.add_argument("--keep-column-order", action="store_true", help="columns must align")
-    p.add_argument("--ignore-order", action="store_true", help="never check row order")
-    p.add_argument("--no-symbolic", action="store_true", help="skip z3 proofs and bounds")
-    p.add_argument("--max-bound", type=int, default=Options.max_bound, help="rows per table")
-    p.add_argument(
-        "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
-    )
+    add_check_options(p, timeout_flag="--query-timeout")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -238,20 +220,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         problems.append(f"--max-permutation-steps={args.max_permutation_steps} must be >= 1")
     if problems:
         raise BenchmarkInputError(problems)
-    options = Options(
-        bag_semantics=not args.set_semantics,
-        ignore_column_order=not args.keep_column_order,
-        check_order=not args.ignore_order,
-        float_tolerance=args.float_tolerance,
-        seed=args.seed,
-        max_fixtures=args.max_fixtures,
-        time_budget=args.time_budget,
-        max_rows=args.max_rows,
-        query_timeout=args.query_timeout,
-        symbolic=not args.no_symbolic,
-        max_bound=args.max_bound,
-        bounded_time_budget=args.bounded_time_budget,
-    )
+    options = options_from(args)
     return Settings(
         benchmark=args.command,
         db_dir=os.fspath(args.db),

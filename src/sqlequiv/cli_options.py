@@ -1,0 +1,64 @@
+"""The options of ``sqlequiv check`` on the command line, shared by every command that checks
+pairs (``check``, ``fixtures``, ``grade``, ``spider``, ``bird``): one list of flags, one
+translation into :class:`~sqlequiv.options.Options`."""
+
+from __future__ import annotations
+
+import argparse
+
+from sqlequiv.options import Options
+
+
+def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--timeout") -> None:
+    """Add the check options to ``p``. The per-query timeout is ``timeout_flag`` (the
+    benchmark commands spell it ``--query-timeout``: their ``--timeout`` is per item)."""
+    p.add_argument("--seed", type=int, default=0, help="seed of the fixture search")
+    p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
+    p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
+    p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
+    p.add_argument(
+        timeout_flag,
+        dest="query_timeout",
+        type=float,
+        default=Options.query_timeout,
+        help="per query, s",
+    )
+    p.add_argument("--float-tolerance", type=float, default=Options.float_tolerance)
+    p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
+    p.add_argument("--keep-column-order", action="store_true", help="columns must align")
+    p.add_argument("--ignore-order", action="store_true", help="never check row order")
+    p.add_argument("--no-symbolic", action="store_true", help="skip z3 proofs and bounds")
+    p.add_argument("--max-bound", type=int, default=Options.max_bound, help="rows per table")
+    p.add_argument(
+        "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
+    )
+    p.add_argument(
+        "--max-query-length", type=int, default=Options.max_query_length, help="characters"
+    )
+    p.add_argument(
+        "--max-query-nodes", type=int, default=Options.max_query_nodes, help="syntax-tree nodes"
+    )
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    """The :class:`Options` the flags of :func:`add_check_options` ask for.
+
+    Raises:
+        InvalidOption: a value out of range.
+    """
+    return Options(
+        bag_semantics=not args.set_semantics,
+        ignore_column_order=not args.keep_column_order,
+        check_order=not args.ignore_order,
+        float_tolerance=args.float_tolerance,
+        seed=args.seed,
+        max_fixtures=args.max_fixtures,
+        time_budget=args.time_budget,
+        max_rows=args.max_rows,
+        query_timeout=args.query_timeout,
+        symbolic=not args.no_symbolic,
+        max_bound=args.max_bound,
+        bounded_time_budget=args.bounded_time_budget,
+        max_query_length=args.max_query_length,
+        max_query_nodes=args.max_query_nodes,
+    )
