@@ -189,6 +189,8 @@ def test_symbolic_proofs_only_where_sqlite_and_duckdb_agree() -> None:
         ("SELECT id FROM cars WHERE upper(horsepower) = 'X'", False),  # a function
         ("SELECT id FROM cars WHERE CAST(horsepower AS INT) > 1", False),  # a cast
         ("SELECT maker FROM makers WHERE maker LIKE 'a%'", False),
+        ("SELECT id FROM cars WHERE horsepower IS 150", False),  # IS compares like =
+        ("SELECT id FROM cars WHERE horsepower IS NULL", True),
         ("SELECT sum(horsepower) FROM cars", False),  # sum of text
         ("SELECT price FROM things WHERE price > 1", False),  # NUMERIC affinity
         ("SELECT name FROM things WHERE name = 'x'", False),  # COLLATE NOCASE

@@ -69,6 +69,12 @@ def portable(query: exp.Expression, schema: Schema) -> bool:
             return False
         if isinstance(node, _COMPARISONS) and not _same_class(node):
             return False
+        if (  # SQLite's `a IS b` compares like `=`, affinity included
+            isinstance(node, exp.Is)
+            and not isinstance(node.expression, exp.Null)
+            and not _same_class(node)
+        ):
+            return False
         if isinstance(node, exp.Sum | exp.Avg) and _value_class(node.this) != "number":
             return False
         if isinstance(node, exp.Where | exp.Having) and not _predicate(node.this):
