@@ -347,3 +347,21 @@ def test_a_nocase_column_keeps_its_collation(tmp_path: Path) -> None:
     differ = check("SELECT id FROM p WHERE code = 'bob'", "SELECT id FROM p WHERE code = 'BOB'",
                    schema, dialect="sqlite")  # fmt: skip
     assert differ.verdict == "not_equivalent"
+
+
+def test_reported_tables_replay_on_sqlite_as_they_are() -> None:
+    # Timestamps are text in SQLite: the tables must show the stored text (space, not 'T'),
+    # or replaying them would compare differently.
+    ddl = "CREATE TABLE e (id INTEGER PRIMARY KEY, ts DATETIME)"
+    cand = "SELECT id FROM e WHERE ts <= '2020-01-01'"
+    ref = "SELECT id FROM e WHERE ts < '2020-01-02'"
+    v = check(cand, ref, ddl, dialect="sqlite")
+    assert v.verdict == "not_equivalent" and v.counterexample is not None
+    con = sqlite3.connect(":memory:")
+    con.execute(ddl)
+    for row in v.counterexample.tables["e"]:
+        assert "T" not in str(row["ts"])
+        con.execute("INSERT INTO e VALUES (?, ?)", (row["id"], row["ts"]))
+    example = v.counterexample
+    assert sorted(con.execute(cand).fetchall()) == sorted(map(tuple, example.candidate_rows))
+    assert sorted(con.execute(ref).fetchall()) == sorted(map(tuple, example.reference_rows))

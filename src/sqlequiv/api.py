@@ -423,7 +423,26 @@ def verify(
         return None
     cause, detail = classify(comparison, cand_rows, ref_rows, cand.qualified, ref.qualified)
     name = case_name(db, schema, domains, harvested.mentioned, cause)
-    return build_counterexample(db, schema, cand_rows, ref_rows, comparison, cause, detail, name)
+    shown = _as_stored(db, executor)
+    return build_counterexample(
+        shown, schema, cand_rows, ref_rows, comparison, cause, detail, name
+    )
+
+
+def _as_stored(db: Database, executor: Executor) -> Database:
+    """``db`` with each value as the engine stored it: on SQLite a timestamp is the text
+    ``'2026-09-30 14:00:00'`` (not ISO's ``T`` form, which compares differently as text)
+    and a decimal a number, so the reported tables reproduce the difference as they are."""
+    if executor.dialect != "sqlite":
+        return db
+    from sqlequiv.execute_sqlite import sqlite_value
+
+    return Database(
+        {
+            table: tuple(tuple(sqlite_value(v) for v in row) for row in rows)
+            for table, rows in db.tables.items()
+        }
+    )
 
 
 def build_counterexample(
