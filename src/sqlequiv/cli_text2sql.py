@@ -20,10 +20,10 @@ from typing import Any, TextIO
 from sqlequiv._version import __version__
 from sqlequiv.cli_options import add_check_options, options_from
 from sqlequiv.errors import SqlequivError
+from sqlequiv.grading.pools import WorkerStartError
 from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT
 from sqlequiv.text2sql.formats import BenchmarkInputError
 from sqlequiv.text2sql.item import CATEGORIES, Settings
-from sqlequiv.text2sql.pool import WorkerStartError
 from sqlequiv.text2sql.run import BACKENDS, grade_benchmark, load_items
 from sqlequiv.text2sql.summary import render_summary
 

@@ -126,6 +126,57 @@ def _serve(
             conn.send(("failed", f"{type(err).__name__}: {err}"))
 
 
+def start_worker(
+    context: Any, target: Any, args: tuple[Any, ...]
+) -> tuple[Any, multiprocessing.connection.Connection]:
+    """Start ``target(child_end, *args)`` in a ``context`` process; returns the process and
+    the parent's end of its pipe."""
+    parent, child = context.Pipe()
+    process = context.Process(target=target, args=(child, *args), daemon=True)
+    process.start()
+    child.close()
+    return process, parent
+
+
+def await_ready(process: Any, conn: multiprocessing.connection.Connection) -> None:
+    """Wait for a started worker's ``("ready", ...)``; raise :class:`WorkerStartError` if it
+    died first."""
+    try:
+        message = conn.recv()
+    except (EOFError, OSError):
+        message = None
+    if message is None or message[0] != "ready":
+        process.join(5)
+        raise WorkerStartError(
+            f"a grading worker process failed to start (exit code {process.exitcode}); "
+            "a script that grades with local workers needs an "
+            "`if __name__ == '__main__':` guard"
+        )
+
+
+def kill_worker(process: Any, conn: multiprocessing.connection.Connection) -> None:
+    """Kill a worker that crashed or overran, and close its pipe."""
+    with contextlib.suppress(Exception):
+        process.kill()
+        process.join(5)
+    conn.close()
+
+
+def stop_workers(workers: Iterable[tuple[Any, multiprocessing.connection.Connection]]) -> None:
+    """Ask idle workers to stop (a ``None`` task), give them 2 s together, then kill the rest."""
+    workers = list(workers)
+    for _, conn in workers:
+        with contextlib.suppress(Exception):
+            conn.send(None)
+    deadline = time.monotonic() + 2
+    for process, conn in workers:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(1)
+        conn.close()
+
+
 @dataclass
 class _Slot:
     process: Any
@@ -150,14 +201,7 @@ class LocalPool:
         self.replaced = 0
 
     def _start(self) -> _Slot:
-        parent, child = self._context.Pipe()
-        process = self._context.Process(
-            target=_serve, args=(child, self.document, self.settings), daemon=True
-        )
-        process.start()
-        child.close()
-        slot = _Slot(process, parent)
-        return slot
+        return _Slot(*start_worker(self._context, _serve, (self.document, self.settings)))
 
     def _ensure_started(self) -> None:
         while len(self._slots) < self.workers:
@@ -169,24 +213,11 @@ class LocalPool:
                 self._await_ready(slot)
 
     def _await_ready(self, slot: _Slot) -> None:
-        try:
-            message = slot.conn.recv()
-        except (EOFError, OSError):
-            message = None
-        if message is None or message[0] != "ready":
-            slot.process.join(5)
-            raise WorkerStartError(
-                f"a grading worker process failed to start (exit code {slot.process.exitcode}); "
-                "a script that grades with local workers needs an "
-                "`if __name__ == '__main__':` guard"
-            )
+        await_ready(slot.process, slot.conn)
         slot.started = -1.0
 
     def _replace(self, slot: _Slot) -> None:
-        with contextlib.suppress(Exception):
-            slot.process.kill()
-            slot.process.join(5)
-        slot.conn.close()
+        kill_worker(slot.process, slot.conn)
         self.replaced += 1
         fresh = self._start()
         self._await_ready(fresh)
@@ -241,14 +272,5 @@ class LocalPool:
                 )  # fmt: skip
 
     def close(self) -> None:
-        for slot in self._slots:
-            with contextlib.suppress(Exception):
-                slot.conn.send(None)
-        deadline = time.monotonic() + 2
-        for slot in self._slots:
-            slot.process.join(max(0.0, deadline - time.monotonic()))
-            if slot.process.is_alive():
-                slot.process.kill()
-                slot.process.join(1)
-            slot.conn.close()
+        stop_workers((slot.process, slot.conn) for slot in self._slots)
         self._slots = []

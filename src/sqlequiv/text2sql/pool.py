@@ -11,7 +11,6 @@ completion order.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -22,6 +21,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from sqlequiv.grading.pools import (
+    await_ready,
+    kill_worker,
+    start_worker,
+    stop_workers,
+)
 from sqlequiv.text2sql.formats import BenchmarkItem
 from sqlequiv.text2sql.item import ItemGrader, Settings, failed_record
 
@@ -34,10 +39,6 @@ class Pool(Protocol):
     def run(self, items: Iterable[BenchmarkItem]) -> Iterator[Result]: ...
 
     def close(self) -> None: ...
-
-
-class WorkerStartError(RuntimeError):
-    """A worker process died before it could serve."""
 
 
 class InlinePool:
@@ -96,31 +97,11 @@ class LocalPool:
         self.replaced = 0
 
     def _spawn(self) -> _Slot:
-        parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(child, self.settings), daemon=True)
-        process.start()
-        child.close()
-        return _Slot(process, parent)
-
-    def _await_ready(self, slot: _Slot) -> None:
-        try:
-            message = slot.conn.recv()
-        except (EOFError, OSError):
-            message = None
-        if message is None or message[0] != "ready":
-            slot.process.join(5)
-            raise WorkerStartError(
-                f"a grading worker process failed to start (exit code {slot.process.exitcode}); "
-                "a script that grades with local workers needs an "
-                "`if __name__ == '__main__':` guard"
-            )
+        return _Slot(*start_worker(self._context, _serve, (self.settings,)))
 
     def _retire(self, slot: _Slot) -> None:
         """Kill a worker that crashed or overran; a fresh one starts when work needs it."""
-        with contextlib.suppress(Exception):
-            slot.process.kill()
-            slot.process.join(5)
-        slot.conn.close()
+        kill_worker(slot.process, slot.conn)
         self.replaced += 1
         self._slots.remove(slot)
 
@@ -131,7 +112,7 @@ class LocalPool:
         fresh = [self._spawn() for _ in range(max(0, wanted))]
         self._slots.extend(fresh)
         for slot in fresh:
-            self._await_ready(slot)
+            await_ready(slot.process, slot.conn)
 
     def run(self, items: Iterable[BenchmarkItem]) -> Iterator[Result]:
         pending = deque(items)
@@ -204,14 +185,5 @@ class LocalPool:
                 )
 
     def close(self) -> None:
-        for slot in self._slots:
-            with contextlib.suppress(Exception):
-                slot.conn.send(None)
-        deadline = time.monotonic() + 2
-        for slot in self._slots:
-            slot.process.join(max(0.0, deadline - time.monotonic()))
-            if slot.process.is_alive():
-                slot.process.kill()
-                slot.process.join(1)
-            slot.conn.close()
+        stop_workers((slot.process, slot.conn) for slot in self._slots)
         self._slots = []
