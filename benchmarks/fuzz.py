@@ -57,8 +57,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import fuzz_inputs as fi
+from fuzz_inputs import SMALL, SMALL_ARGS, VERDICTS
 from sqlequiv import (
-    Options,
     Schema,
     SchemaError,
     SqlequivError,
@@ -69,14 +69,6 @@ from sqlequiv import (
 from sqlequiv.cli import main as cli_main
 from sqlequiv.guard import guard_query
 
-SMALL = Options(
-    max_fixtures=5, time_budget=0.5, query_timeout=0.5, bounded_time_budget=0.2, max_bound=1
-)
-SMALL_ARGS = [
-    "--max-fixtures", "5", "--time-budget", "0.5", "--timeout", "0.5",
-    "--bounded-time-budget", "0.2", "--max-bound", "1",
-]  # fmt: skip
-VERDICTS = ("equivalent", "not_equivalent", "unknown", "error")
 # "the query could not be analysed (KeyError: ...)": an internal error the guard caught.
 _MASKED = re.compile(r"\((\w+(?:Error|Exception|Exit|Interrupt)\w*)\b")
 

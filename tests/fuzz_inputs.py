@@ -31,7 +31,18 @@ from hypothesis import strategies as st
 from sqlglot.dialects.dialect import Dialects
 from sqlglot.tokens import Tokenizer
 
+from sqlequiv import Options
 from sqlequiv.corpus import load_corpus
+
+#: Small enough that one check takes a fraction of a second.
+SMALL = Options(
+    max_fixtures=5, time_budget=0.5, query_timeout=0.5, bounded_time_budget=0.2, max_bound=1
+)
+SMALL_ARGS = [
+    "--max-fixtures", "5", "--time-budget", "0.5", "--timeout", "0.5",
+    "--bounded-time-budget", "0.2", "--max-bound", "1",
+]  # fmt: skip
+VERDICTS = ("equivalent", "not_equivalent", "unknown", "error")
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -23,6 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fuzz_inputs import (
+    SMALL,
+    SMALL_ARGS,
+    VERDICTS,
     CheckCase,
     CliCase,
     GuardCase,
@@ -32,19 +35,10 @@ from fuzz_inputs import (
     guard_cases,
     schema_sources,
 )
-from sqlequiv import Options, Schema, SchemaError, SqlequivError, Verdict, check, load_schema
+from sqlequiv import Schema, SchemaError, SqlequivError, Verdict, check, load_schema
 from sqlequiv.cli import main
 from sqlequiv.guard import guard_query
 
-#: Small enough that one check takes a fraction of a second.
-SMALL = Options(
-    max_fixtures=5, time_budget=0.5, query_timeout=0.5, bounded_time_budget=0.2, max_bound=1
-)
-SMALL_ARGS = [
-    "--max-fixtures", "5", "--time-budget", "0.5", "--timeout", "0.5",
-    "--bounded-time-budget", "0.2", "--max-bound", "1",
-]  # fmt: skip
-VERDICTS = ("equivalent", "not_equivalent", "unknown", "error")
 #: Seconds one input may take before it counts as a hang.
 LIMIT = 10.0
 R = TypeVar("R")
