@@ -19,8 +19,9 @@ from collections import Counter
 
 from sqlequiv import check
 from sqlequiv.corpus import load_corpus
-from sqlequiv.execute import DuckDBExecutor, Executor
-from sqlequiv.execute_sqlite import SQLiteExecutor
+from sqlequiv.execute.base import Executor
+from sqlequiv.execute.duckdb_engine import DuckDBExecutor
+from sqlequiv.execute.sqlite_engine import SQLiteExecutor
 
 
 def _run(executor: Executor, repeat: int) -> tuple[Counter[str], int, float, int]:

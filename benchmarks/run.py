@@ -155,8 +155,9 @@ def replay(record: dict[str, Any], tables: dict[str, list[dict[str, Any]]]) -> b
 
 
 def _differs_ignoring_column_order(con: Any, record: dict[str, Any], schema: Any) -> bool:
-    from sqlequiv.compare import ResultSet, compare_results
+    from sqlequiv.compare import compare_results
     from sqlequiv.guard import guard_query
+    from sqlequiv.results import ResultSet
 
     results = []
     for sql in (record["candidate"], record["reference"]):
@@ -170,12 +171,12 @@ def _differs_ignoring_column_order(con: Any, record: dict[str, Any], schema: Any
 def random_baseline(record: dict[str, Any], options: Options, draws: int = 300) -> dict[str, Any]:
     """The floor: seeded random databases from harvested constants, first difference wins."""
     from sqlequiv.api import _harvest
-    from sqlequiv.errors import SqlequivError
-    from sqlequiv.execute import QueryFailed, shared_executor
-    from sqlequiv.fixtures.domains import build_domains
-    from sqlequiv.fixtures.generate import RandomGenerator
-    from sqlequiv.fixtures.probe import Prober
+    from sqlequiv.errors import QueryFailed, SqlequivError
+    from sqlequiv.execute import shared_executor
     from sqlequiv.guard import guard_query
+    from sqlequiv.search.domains import build_domains
+    from sqlequiv.search.generate import RandomGenerator
+    from sqlequiv.search.probe import Prober
 
     start = time.perf_counter()
     outcome = "none"

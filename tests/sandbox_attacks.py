@@ -53,7 +53,7 @@ FIXTURE_ROWS = {"t": [{"a": 1}, {"a": 2}]}
 FAST = Options(query_timeout=1.0, time_budget=1.0, max_fixtures=20, bounded_time_budget=0.5)
 #: Generous wall-clock bound for any single check or grade (hangs are what it catches).
 WALL_BOUND = 30.0
-#: DuckDB's configured memory_limit (execute.py) plus room for Python, sqlglot and z3.
+#: DuckDB's configured memory_limit (execute/duckdb_engine.py) plus room for Python, sqlglot and z3.
 MEMORY_BOUND_MB = 1024 + 512
 #: Address-space cap of isolated children, so that a bomb cannot take the test machine down.
 CHILD_ADDRESS_SPACE_GB = 4
@@ -696,7 +696,7 @@ RAW_TEMP_DIRECTORY: tuple[str, ...] = (
 
 def run_raw(executor: Any, sentinels: Sentinels, template: str) -> list[str]:
     """Run ``template`` on ``executor`` directly; what went wrong (empty if it failed safely)."""
-    from sqlequiv.execute import QueryFailed
+    from sqlequiv.errors import QueryFailed
 
     sentinels.arm()
     try:
@@ -1038,7 +1038,7 @@ def report(path: Path, scratch: Path) -> None:
     rows.append("")
     rows.append(_row(["SQL run on the sandboxed executor directly (guard bypassed)", "outcome"]))
     rows.append(_row(["---"] * 2))
-    from sqlequiv.execute import DuckDBExecutor
+    from sqlequiv.execute.duckdb_engine import DuckDBExecutor
 
     with sentinels_in(scratch / "raw") as sentinels:
         executor = DuckDBExecutor(timeout=1.0)

@@ -22,15 +22,17 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sqlequiv.compare import ResultSet, compare_results
+from sqlequiv.compare import compare_results
 from sqlequiv.corpus import CorpusCase, load_corpus
 from sqlequiv.database import Database
-from sqlequiv.execute import DuckDBExecutor, QueryFailed
-from sqlequiv.fixtures.constraints import python_violations, sql_violations
-from sqlequiv.fixtures.probe import order_keys_for
+from sqlequiv.database.constraints import python_violations, sql_violations
+from sqlequiv.errors import QueryFailed
+from sqlequiv.execute.duckdb_engine import DuckDBExecutor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
+from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
+from sqlequiv.search.probe import order_keys_for
 from sqlequiv.symbolic.averages import Averages
 from sqlequiv.symbolic.bounded import bounded_check, suggest_row_bounds
 from sqlequiv.symbolic.domain import constant

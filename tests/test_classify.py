@@ -20,9 +20,10 @@ from sqlglot import exp
 
 from conftest import SHOP_DDL
 from sqlequiv.classify import classify, format_row, format_value
-from sqlequiv.compare import Comparison, ResultSet, compare_results, order_keys_of
+from sqlequiv.compare import compare_results, order_keys_of
 from sqlequiv.options import Options
 from sqlequiv.qualify import qualify_query, to_duckdb
+from sqlequiv.results import Comparison, ResultSet
 from sqlequiv.schema.model import Schema
 from sqlequiv.verdict import CAUSES
 

@@ -18,17 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sqlequiv.compare as compare_module
-from sqlequiv.compare import (
-    Comparison,
-    OrderKey,
-    ResultSet,
-    canonical_value,
-    compare_results,
-    order_keys_of,
-    to_json_value,
-)
+from sqlequiv.compare import canonical_value, compare_results, order_keys_of, to_json_value
 from sqlequiv.options import Options
 from sqlequiv.qualify import qualify_query
+from sqlequiv.results import Comparison, OrderKey, ResultSet
 from sqlequiv.schema.model import Schema
 
 DEFAULT = Options()

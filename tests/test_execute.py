@@ -9,7 +9,8 @@ import pytest
 from sqlglot import exp
 
 from sqlequiv.database import Database, sql_literal
-from sqlequiv.execute import DuckDBExecutor, QueryFailed
+from sqlequiv.errors import QueryFailed
+from sqlequiv.execute.duckdb_engine import DuckDBExecutor
 from sqlequiv.schema.model import Column, Schema, Table
 
 SCHEMA = Schema((Table("t", (Column("a", exp.DataType.build("INT")),)),))

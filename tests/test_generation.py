@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 from sqlglot import parse_one
 
 from sqlequiv.database import Database, insert_script
-from sqlequiv.fixtures.constraints import python_violations, sql_violations
-from sqlequiv.fixtures.domains import build_domains
-from sqlequiv.fixtures.generate import RandomGenerator
-from sqlequiv.fixtures.harvest import Harvest, harvest
-from sqlequiv.fixtures.shrink import shrink
-from sqlequiv.fixtures.strategies import databases
-from sqlequiv.fixtures.values import around
+from sqlequiv.database.constraints import python_violations, sql_violations
 from sqlequiv.qualify import qualify_query
 from sqlequiv.schema.model import Schema
+from sqlequiv.search.domains import build_domains
+from sqlequiv.search.draw import databases
+from sqlequiv.search.generate import RandomGenerator
+from sqlequiv.search.harvest import Harvest, harvest
+from sqlequiv.search.shrink import shrink
+from sqlequiv.values import around
 
 
 def _enforced(schema: Schema) -> duckdb.DuckDBPyConnection:

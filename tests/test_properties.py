@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 
 from rewrites import CHANGING, PRESERVING
 from sqlequiv import Options, check
-from sqlequiv.compare import ResultSet, compare_results
+from sqlequiv.compare import compare_results
 from sqlequiv.corpus import load_corpus
 from sqlequiv.database import Database, insert_script
-from sqlequiv.fixtures.constraints import python_violations
+from sqlequiv.database.constraints import python_violations
 from sqlequiv.guard import guard_query
+from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
 
 FAST = Options(max_fixtures=150, time_budget=1.0)

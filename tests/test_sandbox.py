@@ -33,7 +33,7 @@ import pytest
 import sandbox_attacks as sa
 from sqlequiv.cli import main
 from sqlequiv.errors import SchemaError
-from sqlequiv.execute import DuckDBExecutor
+from sqlequiv.execute.duckdb_engine import DuckDBExecutor
 from sqlequiv.grading import RECORD_KEYS
 from sqlequiv.grading.run import grade_suite
 from sqlequiv.grading.worker import Settings

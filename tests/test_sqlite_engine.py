@@ -15,14 +15,15 @@ from sqlglot import exp
 
 from sqlequiv import check
 from sqlequiv.database import Database
-from sqlequiv.execute import QueryFailed, shared_executor
-from sqlequiv.execute_sqlite import SQLiteExecutor, sqlite_value
-from sqlequiv.fixtures.domains import build_domains
-from sqlequiv.fixtures.harvest import harvest
+from sqlequiv.errors import QueryFailed
+from sqlequiv.execute import shared_executor
+from sqlequiv.execute.sqlite_engine import SQLiteExecutor, sqlite_value
 from sqlequiv.guard import guard_query
 from sqlequiv.options import Options
 from sqlequiv.schema import load_schema
 from sqlequiv.schema.model import Column, Schema, Table
+from sqlequiv.search.domains import build_domains
+from sqlequiv.search.harvest import harvest
 
 CARS = """
 CREATE TABLE makers (id INTEGER PRIMARY KEY, maker TEXT, country TEXT);

@@ -16,9 +16,9 @@ from hypothesis.strategies import SearchStrategy
 from sqlequiv import load_schema
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryError
-from sqlequiv.fixtures.domains import build_domains
-from sqlequiv.fixtures.harvest import Harvest
-from sqlequiv.fixtures.strategies import databases as fixture_databases
+from sqlequiv.search.domains import build_domains
+from sqlequiv.search.draw import databases as fixture_databases
+from sqlequiv.search.harvest import Harvest
 from sqlequiv.strategies import _Checks, databases, insert_sql, tables_of
 
 # Every kind of constraint, including a composite key, a composite foreign key

@@ -14,11 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sqlequiv.compare import ResultSet, compare_results
+from sqlequiv.compare import compare_results
 from sqlequiv.database import insert_script
 from sqlequiv.guard import guard_query
 from sqlequiv.normalize import canonical_form
 from sqlequiv.options import Options
+from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.symbolic.layer import Z3Layer
 from test_properties import MINI_DDL, _tiny_databases

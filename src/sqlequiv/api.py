@@ -17,22 +17,24 @@ from typing import Any
 from sqlglot import exp
 
 from sqlequiv.classify import classify
-from sqlequiv.compare import Comparison, ResultSet, compare_results, to_json_value
+from sqlequiv.compare import compare_results, to_json_value
 from sqlequiv.database import Database
-from sqlequiv.errors import Side, SqlequivError
-from sqlequiv.execute import Executor, QueryFailed, engine_for, shared_executor
-from sqlequiv.fixtures.constraints import python_violations, sql_violations
-from sqlequiv.fixtures.domains import Domains, build_domains
-from sqlequiv.fixtures.harvest import Harvest, harvest
-from sqlequiv.fixtures.naming import case_name
-from sqlequiv.fixtures.probe import Prober, order_keys_for
-from sqlequiv.fixtures.search import search
-from sqlequiv.fixtures.shrink import shrink
+from sqlequiv.database.constraints import python_violations, sql_violations
+from sqlequiv.errors import QueryFailed, Side, SqlequivError
+from sqlequiv.execute import engine_for, shared_executor
+from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.normalize import TooLarge, canonical_sql
 from sqlequiv.options import Options
 from sqlequiv.portable import portable
+from sqlequiv.results import Comparison, ResultSet
 from sqlequiv.schema import Schema, load_schema
+from sqlequiv.search.domains import Domains, build_domains
+from sqlequiv.search.harvest import Harvest, harvest
+from sqlequiv.search.naming import case_name
+from sqlequiv.search.probe import Prober, order_keys_for
+from sqlequiv.search.run import search
+from sqlequiv.search.shrink import shrink
 from sqlequiv.symbolic import NoSymbolic, SymbolicLayer
 from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.verdict import Cause, Counterexample, ErrorInfo, Verdict
@@ -435,7 +437,7 @@ def _as_stored(db: Database, executor: Executor) -> Database:
     and a decimal a number, so the reported tables reproduce the difference as they are."""
     if executor.dialect != "sqlite":
         return db
-    from sqlequiv.execute_sqlite import sqlite_value
+    from sqlequiv.execute.sqlite_engine import sqlite_value
 
     return Database(
         {

@@ -65,7 +65,8 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlequiv.compare import Comparison, ResultSet, canonical_value, order_keys_of
+from sqlequiv.compare import canonical_value, order_keys_of
+from sqlequiv.results import Comparison, ResultSet
 from sqlequiv.verdict import Cause
 
 __all__ = ["classify", "format_row", "format_value"]

@@ -76,3 +76,24 @@ class InvalidOption(SqlequivError, TypeError):
 
     def with_side(self, side: Side) -> SqlequivError:
         return SqlequivError(side, self.kind, self.message)
+
+
+class QueryFailed(Exception):
+    """A query failed on a fixture.
+
+    ``static`` errors fail on every database (unknown function, type error at
+    bind time); the others depend on the data (division by zero, a scalar
+    subquery returning two rows, a failed cast). ``timeout`` means the
+    watchdog interrupted the query.
+    """
+
+    def __init__(
+        self, message: str, *, static: bool, timeout: bool = False, resource: bool = False
+    ) -> None:
+        super().__init__(message)
+        self.static = static
+        self.timeout = timeout
+        #: The query ran out of memory: like a timeout, a limit of ours, not a fact of the data.
+        self.resource = resource
+        #: Which query failed; set by the caller that knows ("candidate" or "reference").
+        self.side: str = "candidate"

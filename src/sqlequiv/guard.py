@@ -975,7 +975,7 @@ class _Checker:
     def known_functions(self) -> frozenset[str]:
         """Names of the functions the engine that runs the query has."""
         if self.engine == "sqlite":
-            from sqlequiv.execute_sqlite import sqlite_functions
+            from sqlequiv.execute.sqlite_engine import sqlite_functions
 
             return sqlite_functions()
         return _duckdb_functions()

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from sqlequiv.fixtures.values import kind_of
 from sqlequiv.schema.model import Column, Schema, Table
+from sqlequiv.values import kind_of
 
 _STRUCTURE: tuple[type[exp.Expression], ...] = (
     exp.Select, exp.From, exp.Join, exp.Where, exp.Group, exp.Having, exp.Order, exp.Ordered,

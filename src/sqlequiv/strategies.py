@@ -37,13 +37,13 @@ from sqlglot import exp
 
 from sqlequiv.api import SchemaSource
 from sqlequiv.database import Database, Row, insert_script, row_literal
-from sqlequiv.execute import sandboxed_connection
-from sqlequiv.fixtures.domains import Domains, build_domains
-from sqlequiv.fixtures.harvest import harvest
-from sqlequiv.fixtures.strategies import databases as _fixture_databases
+from sqlequiv.execute.duckdb_engine import sandboxed_connection
 from sqlequiv.guard import guard_query
 from sqlequiv.schema import Schema, Table, load_schema
 from sqlequiv.schema.model import quote_identifier as _q
+from sqlequiv.search.domains import Domains, build_domains
+from sqlequiv.search.draw import databases as _fixture_databases
+from sqlequiv.search.harvest import harvest
 
 __all__ = ["Database", "databases", "insert_sql", "tables_of"]
 

@@ -25,7 +25,8 @@ from sqlglot import exp
 
 from sqlequiv.api import check
 from sqlequiv.errors import SqlequivError
-from sqlequiv.execute import Executor, shared_executor
+from sqlequiv.execute import shared_executor
+from sqlequiv.execute.base import Executor
 from sqlequiv.grading.item import RunnableReference, reference_report
 from sqlequiv.options import Options
 from sqlequiv.suite.model import Item

@@ -29,15 +29,17 @@ from typing import Any
 from sqlequiv._version import __version__
 from sqlequiv.api import build_counterexample, check
 from sqlequiv.classify import classify
-from sqlequiv.compare import ResultSet, compare_results
+from sqlequiv.compare import compare_results
 from sqlequiv.database import Database
-from sqlequiv.errors import SqlequivError
-from sqlequiv.execute import Executor, QueryFailed, shared_executor
-from sqlequiv.fixtures.probe import order_keys_for
+from sqlequiv.errors import QueryFailed, SqlequivError
+from sqlequiv.execute import shared_executor
+from sqlequiv.execute.base import Executor
 from sqlequiv.grading.predicate import grade_predicate
 from sqlequiv.grading.record import Record, ReferenceOutcome
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
+from sqlequiv.results import ResultSet
+from sqlequiv.search.probe import order_keys_for
 from sqlequiv.suite.model import Fixture, Item, Reference
 
 EMPTY = Fixture("(empty database)", Database({}))

@@ -14,16 +14,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlequiv.compare import ResultSet, to_json_value
+from sqlequiv.compare import to_json_value
 from sqlequiv.database import Database
-from sqlequiv.execute import Executor, QueryFailed
-from sqlequiv.fixtures.constraints import python_violations, sql_violations
-from sqlequiv.fixtures.domains import build_domains
-from sqlequiv.fixtures.generate import RandomGenerator
-from sqlequiv.fixtures.harvest import harvest
+from sqlequiv.database.constraints import python_violations, sql_violations
+from sqlequiv.errors import QueryFailed
+from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.options import Options
+from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Schema
+from sqlequiv.search.domains import build_domains
+from sqlequiv.search.generate import RandomGenerator
+from sqlequiv.search.harvest import harvest
 from sqlequiv.suite.load import PredicateError, load_predicate
 from sqlequiv.suite.model import Item
 

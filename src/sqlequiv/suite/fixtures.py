@@ -20,8 +20,8 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from sqlequiv.database import Database, sql_literal
-from sqlequiv.execute import sandboxed_connection
-from sqlequiv.fixtures.constraints import python_violations, sql_violations
+from sqlequiv.database.constraints import python_violations, sql_violations
+from sqlequiv.execute.duckdb_engine import sandboxed_connection
 from sqlequiv.schema.model import Schema
 from sqlequiv.schema.model import quote_identifier as _q
 

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from sqlequiv.database import Database
-from sqlequiv.fixtures.domains import Domains
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.options import Options
 from sqlequiv.schema.model import Schema
+from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.outcome import BoundedOutcome
 
 __all__ = ["BoundedOutcome", "NoSymbolic", "SymbolicLayer"]

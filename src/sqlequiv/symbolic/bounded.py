@@ -56,7 +56,7 @@ from sqlglot import exp
 
 from sqlequiv.compare import order_keys_of
 from sqlequiv.database import Database
-from sqlequiv.fixtures.constraints import python_violations
+from sqlequiv.database.constraints import python_violations
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.averages import Averages

@@ -30,7 +30,6 @@ from typing import Any
 import z3
 from sqlglot import exp
 
-from sqlequiv.fixtures.values import Kind, decimal_scale, kind_of
 from sqlequiv.symbolic.sqlvalue import (
     MAX_PRECISION,
     SymValue,
@@ -40,6 +39,7 @@ from sqlequiv.symbolic.sqlvalue import (
     null_of,
     text_value,
 )
+from sqlequiv.values import Kind, decimal_scale, kind_of
 
 __all__ = [
     "EPOCH_DATE",

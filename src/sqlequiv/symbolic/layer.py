@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from sqlequiv.database import Database
-from sqlequiv.fixtures.domains import Domains
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import SYMBOLIC_LIMITS, Limits, TooLarge, canonical_form, check_size
 from sqlequiv.options import Options
 from sqlequiv.schema.model import Schema
+from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.symbolic.prove import MAX_CHECKS, Prover
 from sqlequiv.symbolic.witness import witness_databases

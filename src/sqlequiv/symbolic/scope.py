@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Literal
 import z3
 from sqlglot import exp
 
-from sqlequiv.fixtures.values import decimal_scale, kind_of
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.blocks import (
     Block,
@@ -46,6 +45,7 @@ from sqlequiv.symbolic.terms import (
     same,
     variable,
 )
+from sqlequiv.values import decimal_scale, kind_of
 
 if TYPE_CHECKING:
     from sqlequiv.symbolic.prove import Prover

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 import z3
 
-from sqlequiv.fixtures.values import Kind
+from sqlequiv.values import Kind
 
 __all__ = [
     "DECIMAL_DIGITS_OF_INT",

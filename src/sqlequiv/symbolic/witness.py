@@ -24,9 +24,9 @@ import z3
 from sqlglot import exp
 
 from sqlequiv.database import Database, Row
-from sqlequiv.fixtures.constraints import python_violations
-from sqlequiv.fixtures.domains import Domains
+from sqlequiv.database.constraints import python_violations
 from sqlequiv.schema.model import ForeignKey, Schema, Table
+from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
 from sqlequiv.symbolic.prove import Prover
 from sqlequiv.symbolic.scope import Scope

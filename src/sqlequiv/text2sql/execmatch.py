@@ -45,7 +45,7 @@ from sqlglot import TokenType
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import SqlglotError
 
-from sqlequiv.execute_sqlite import DENIED_FUNCTIONS, HEAP_LIMIT_BYTES
+from sqlequiv.execute.sqlite_engine import DENIED_FUNCTIONS, HEAP_LIMIT_BYTES
 
 Rule = Literal["spider", "bird"]
 Row = tuple[Any, ...]

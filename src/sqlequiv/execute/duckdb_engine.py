@@ -13,13 +13,14 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import duckdb
 
-from sqlequiv.compare import ResultSet
 from sqlequiv.database import Database, row_literal
-from sqlequiv.errors import SchemaError
+from sqlequiv.errors import QueryFailed, SchemaError
+from sqlequiv.execute.base import MAX_STAGED, first_line
+from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Schema
 from sqlequiv.schema.model import quote_identifier as _q
 
@@ -34,55 +35,6 @@ _STATIC_ERRORS: tuple[type[BaseException], ...] = (
     duckdb.PermissionException,
     duckdb.IOException,
 )
-
-
-class QueryFailed(Exception):
-    """A query failed on a fixture.
-
-    ``static`` errors fail on every database (unknown function, type error at
-    bind time); the others depend on the data (division by zero, a scalar
-    subquery returning two rows, a failed cast). ``timeout`` means the
-    watchdog interrupted the query.
-    """
-
-    def __init__(
-        self, message: str, *, static: bool, timeout: bool = False, resource: bool = False
-    ) -> None:
-        super().__init__(message)
-        self.static = static
-        self.timeout = timeout
-        #: The query ran out of memory: like a timeout, a limit of ours, not a fact of the data.
-        self.resource = resource
-        #: Which query failed; set by the caller that knows ("candidate" or "reference").
-        self.side: str = "candidate"
-
-
-class Executor(Protocol):
-    """What the core needs from a database engine."""
-
-    #: The SQL dialect the engine runs ("duckdb" or "sqlite"): which text of a guarded
-    #: query is executed, and how constraint checks are written.
-    dialect: str
-    #: Per-query timeout, in seconds.
-    timeout: float
-
-    def prepare(self, schema: Schema) -> None:
-        """Create (empty) tables for ``schema``."""
-
-    def load(self, db: Database) -> None:
-        """Make ``db`` the database every query sees."""
-
-    def stage(self, dbs: Sequence[Database]) -> list[int]:
-        """Store several databases at once; one handle each."""
-
-    def activate(self, handle: int) -> None:
-        """Make a staged database the one every query sees."""
-
-    def run(self, sql: str) -> ResultSet:
-        """Run a read-only query; raise :class:`QueryFailed` on failure."""
-
-    def scalar(self, sql: str) -> Any:
-        """Run trusted SQL returning one value (constraint checks)."""
 
 
 def sandboxed_connection(memory_limit: str = "1GB") -> duckdb.DuckDBPyConnection:
@@ -209,7 +161,7 @@ class DuckDBExecutor:
             self._con.execute(";\n".join(statements))
         except duckdb.Error as exc:
             raise SchemaError(
-                "unsupported_schema", f"DuckDB cannot create these tables: {_first_line(exc)}"
+                "unsupported_schema", f"DuckDB cannot create these tables: {first_line(exc)}"
             ) from exc
         self._schema_ddl = ddl
         self._schema = schema
@@ -217,7 +169,7 @@ class DuckDBExecutor:
 
     def stage(self, dbs: Sequence[Database]) -> list[int]:
         """Store several databases at once; returns the handle of each for :meth:`activate`."""
-        if self._next_fid + len(dbs) > _MAX_STAGED:
+        if self._next_fid + len(dbs) > MAX_STAGED:
             # Keep the data tables small: old databases are never activated again.
             self._con.execute(
                 ";".join(f"DELETE FROM {_q(_data(t.name))}" for t in self._schema.tables)
@@ -240,7 +192,7 @@ class DuckDBExecutor:
             try:
                 self._con.execute(";\n".join(statements))
             except duckdb.Error as exc:
-                raise QueryFailed(_first_line(exc), static=False) from exc
+                raise QueryFailed(first_line(exc), static=False) from exc
         return handles
 
     def activate(self, handle: int) -> None:
@@ -262,14 +214,14 @@ class DuckDBExecutor:
             ) from exc
         except duckdb.OutOfMemoryException as exc:
             raise QueryFailed(
-                f"the query exceeded the memory limit: {_first_line(exc)}",
+                f"the query exceeded the memory limit: {first_line(exc)}",
                 static=False,
                 resource=True,
             ) from exc
         except _STATIC_ERRORS as exc:
-            raise QueryFailed(_first_line(exc), static=True) from exc
+            raise QueryFailed(first_line(exc), static=True) from exc
         except duckdb.Error as exc:
-            raise QueryFailed(_first_line(exc), static=False) from exc
+            raise QueryFailed(first_line(exc), static=False) from exc
         finally:
             self._watchdog.disarm()
         return ResultSet(columns, tuple(tuple(r) for r in rows))
@@ -282,7 +234,7 @@ class DuckDBExecutor:
         except duckdb.Error as exc:
             raise SchemaError(
                 "unsupported_constraint",
-                f"DuckDB cannot evaluate a constraint of the schema: {_first_line(exc)}",
+                f"DuckDB cannot evaluate a constraint of the schema: {first_line(exc)}",
             ) from exc
         finally:
             self._watchdog.disarm()
@@ -290,42 +242,8 @@ class DuckDBExecutor:
 
 
 _FID = "sqlequiv_fid"
-#: Databases kept in the data tables before they are cleared.
-_MAX_STAGED = 2000
 
 
 def _data(table: str) -> str:
     return f"__sqlequiv_data_{table}"
 
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-
-
-_local = threading.local()
-
-
-def shared_executor(timeout: float, dialect: str = "duckdb") -> Executor:
-    """The calling thread's reused executor for ``dialect`` (created on first use).
-
-    Queries in the ``sqlite`` dialect run on SQLite; every other dialect is
-    translated to DuckDB.
-    """
-    engine = engine_for(dialect)
-    executors: dict[str, Executor] = _local.__dict__.setdefault("executors", {})
-    executor = executors.get(engine)
-    if executor is None:
-        if engine == "sqlite":
-            from sqlequiv.execute_sqlite import SQLiteExecutor  # imports this module
-
-            executor = SQLiteExecutor(timeout=timeout)
-        else:
-            executor = DuckDBExecutor(timeout=timeout)
-        executors[engine] = executor
-    executor.timeout = timeout
-    return executor
-
-
-def engine_for(dialect: str) -> str:
-    """The engine that runs queries written in ``dialect``: "sqlite" or "duckdb"."""
-    return "sqlite" if dialect.lower() == "sqlite" else "duckdb"

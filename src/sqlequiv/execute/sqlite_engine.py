@@ -35,10 +35,10 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from sqlequiv.compare import ResultSet
 from sqlequiv.database import Database
-from sqlequiv.errors import SchemaError
-from sqlequiv.execute import QueryFailed
+from sqlequiv.errors import QueryFailed, SchemaError
+from sqlequiv.execute.base import MAX_STAGED, first_line
+from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Column, Schema
 from sqlequiv.schema.model import quote_identifier as _q
 
@@ -125,7 +125,7 @@ class SQLiteExecutor:
                 self._con.execute(f"CREATE TABLE {_q(table.name)} ({columns})")
         except sqlite3.Error as exc:
             raise SchemaError(
-                "unsupported_schema", f"SQLite cannot create these tables: {_first_line(exc)}"
+                "unsupported_schema", f"SQLite cannot create these tables: {first_line(exc)}"
             ) from exc
         self._schema = schema
         self._tables = frozenset(t.name.lower() for t in schema.tables)
@@ -137,7 +137,7 @@ class SQLiteExecutor:
         SQLite statements cost microseconds, so a database is simply written
         into the tables when it is activated.
         """
-        if len(self._staged) > _MAX_STAGED:
+        if len(self._staged) > MAX_STAGED:
             self._staged.clear()
         handles = []
         for db in dbs:
@@ -171,7 +171,7 @@ class SQLiteExecutor:
         except (sqlite3.Error, OverflowError) as exc:
             if self._con.in_transaction:
                 self._con.execute("ROLLBACK")
-            raise QueryFailed(_first_line(exc), static=False) from exc
+            raise QueryFailed(first_line(exc), static=False) from exc
 
     # -- running ------------------------------------------------------------
 
@@ -204,7 +204,7 @@ class SQLiteExecutor:
         except (sqlite3.Error, sqlite3.Warning, MemoryError) as exc:
             raise SchemaError(
                 "unsupported_constraint",
-                f"SQLite cannot evaluate a constraint of the schema: {_first_line(exc)}",
+                f"SQLite cannot evaluate a constraint of the schema: {first_line(exc)}",
             ) from exc
         finally:
             self._deadline = None
@@ -212,7 +212,7 @@ class SQLiteExecutor:
         return None if row is None else row[0]
 
     def _failure(self, sql: str, exc: BaseException) -> QueryFailed:
-        message = _first_line(exc)
+        message = first_line(exc)
         lower = message.lower()
         if lower == "interrupted":
             return QueryFailed(
@@ -260,7 +260,6 @@ class SQLiteExecutor:
 
 
 #: Databases kept staged before old ones are dropped.
-_MAX_STAGED = 2000
 
 
 def _column_sql(column: Column) -> str:
@@ -345,8 +344,3 @@ strftime timediff row_number rank dense_rank percent_rank cume_dist ntile lag le
 first_value last_value nth_value acos acosh asin asinh atan atan2 atanh ceil ceiling cos cosh
 degrees exp floor ln log log10 log2 mod pi pow power radians sin sinh sqrt tan tanh trunc
 """
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

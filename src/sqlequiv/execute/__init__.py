@@ -1,0 +1,51 @@
+"""The engines queries run on, each sandboxed for untrusted SQL, behind one interface.
+
+* :mod:`~sqlequiv.execute.base`: the :class:`Executor` interface the core calls;
+* :mod:`~sqlequiv.execute.duckdb_engine`: DuckDB, for every dialect but ``sqlite``;
+* :mod:`~sqlequiv.execute.sqlite_engine`: SQLite itself, for ``sqlite`` queries unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from sqlequiv.errors import QueryFailed
+from sqlequiv.execute.base import Executor
+from sqlequiv.execute.duckdb_engine import DuckDBExecutor, sandboxed_connection
+from sqlequiv.execute.sqlite_engine import SQLiteExecutor
+
+__all__ = [
+    "DuckDBExecutor",
+    "Executor",
+    "QueryFailed",
+    "SQLiteExecutor",
+    "engine_for",
+    "sandboxed_connection",
+    "shared_executor",
+]
+
+_local = threading.local()
+
+
+def shared_executor(timeout: float, dialect: str = "duckdb") -> Executor:
+    """The calling thread's reused executor for ``dialect`` (created on first use).
+
+    Queries in the ``sqlite`` dialect run on SQLite; every other dialect is
+    translated to DuckDB.
+    """
+    engine = engine_for(dialect)
+    executors: dict[str, Executor] = _local.__dict__.setdefault("executors", {})
+    executor = executors.get(engine)
+    if executor is None:
+        if engine == "sqlite":
+            executor = SQLiteExecutor(timeout=timeout)
+        else:
+            executor = DuckDBExecutor(timeout=timeout)
+        executors[engine] = executor
+    executor.timeout = timeout
+    return executor
+
+
+def engine_for(dialect: str) -> str:
+    """The engine that runs queries written in ``dialect``: "sqlite" or "duckdb"."""
+    return "sqlite" if dialect.lower() == "sqlite" else "duckdb"
