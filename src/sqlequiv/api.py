@@ -26,6 +26,7 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.normalize import TooLarge, canonical_sql
 from sqlequiv.options import Options
+from sqlequiv.policy import varies_between_runs
 from sqlequiv.portable import portable
 from sqlequiv.results import Comparison, ResultSet
 from sqlequiv.schema import Schema, load_schema
@@ -518,12 +519,6 @@ def _sqlite_like_patterns(tree: exp.Expression) -> exp.Expression:
     return tree
 
 
-#: Functions whose value changes between executions: a query using them is not a constant.
-_VOLATILE = {"random", "rand", "uuid", "gen_random_uuid", "now", "current_timestamp",
-             "current_date", "current_time", "today", "get_current_time", "setseed",
-             "localtimestamp", "localtime", "transaction_timestamp", "nextval"}  # fmt: skip
-
-
 def _tables_read(query: GuardedQuery) -> set[str]:
     """Schema tables the query reads (CTE names excluded)."""
     ctes = {c.alias_or_name.lower() for c in query.qualified.find_all(exp.CTE)}
@@ -535,15 +530,7 @@ def _tables_read(query: GuardedQuery) -> set[str]:
 
 
 def _volatile(query: GuardedQuery) -> bool:
-    for node in query.qualified.find_all(exp.Func):
-        name = (node.sql_name() if not isinstance(node, exp.Anonymous) else node.name).lower()
-        if name in _VOLATILE or isinstance(node, exp.Rand | exp.CurrentTimestamp | exp.CurrentDate):
-            return True
-    # SQLite's date functions read the clock when given 'now': date('now'), julianday('now').
-    return any(
-        lit.is_string and lit.name.strip().lower() == "now"
-        for lit in query.qualified.find_all(exp.Literal)
-    )
+    return varies_between_runs(query.qualified)
 
 
 def _proved(
@@ -615,5 +602,4 @@ def _harvest(cand: GuardedQuery, ref: GuardedQuery, schema: Schema) -> Harvest:
 
 def _execution_error(exc: QueryFailed, base: dict[str, Any]) -> Verdict:
     """A failure that does not depend on the data (or a runaway query) is an input error."""
-    kind = "timeout" if exc.timeout else "resource_limit" if exc.resource else "execution_error"
-    return Verdict("error", error=ErrorInfo(exc.side, kind, str(exc)), **base)
+    return Verdict("error", error=ErrorInfo(exc.side, exc.kind, str(exc)), **base)

@@ -97,3 +97,16 @@ class QueryFailed(Exception):
         self.resource = resource
         #: Which query failed; set by the caller that knows ("candidate" or "reference").
         self.side: str = "candidate"
+
+    @property
+    def kind(self) -> str:
+        """The error kind a verdict or record reports: ``timeout``, ``resource_limit`` (both
+        limits of ours, not facts of the data) or ``execution_error``.
+
+        Example:
+            >>> QueryFailed("out of memory", static=False, resource=True).kind
+            'resource_limit'
+        """
+        if self.timeout:
+            return "timeout"
+        return "resource_limit" if self.resource else "execution_error"

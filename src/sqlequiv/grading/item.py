@@ -141,8 +141,7 @@ def grade(
         return done("error", error=_error(err.kind, err.message, err.line, err.col))
     ran = run_on_fixtures(cand, item, engine)
     if isinstance(ran, QueryFailed):
-        kind = "timeout" if ran.timeout else "resource_limit" if ran.resource else "execution_error"
-        return done("error", error=_error(kind, str(ran)))
+        return done("error", error=_error(ran.kind, str(ran)))
     if item.reference_kind == "predicate":
         outcome = grade_predicate(item, cand, ran, options, engine, predicate_databases)
         return done(
@@ -327,7 +326,7 @@ def reference_report(item: Item, engine: Executor) -> ReferenceReport:
             continue
         ran = run_on_fixtures(query, item, engine)
         if isinstance(ran, QueryFailed):
-            broken[ref.name] = f"{'timeout' if ran.timeout else 'execution_error'}: {ran}"
+            broken[ref.name] = f"{ran.kind}: {ran}"
             continue
         runnable.append(RunnableReference(ref, query, ran))
     report = ReferenceReport(tuple(runnable), broken)

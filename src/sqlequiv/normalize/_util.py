@@ -13,24 +13,7 @@ from collections.abc import Iterable, Iterator
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
-# Functions whose value may differ between two evaluations in the same query.
-# A rewrite that duplicates, drops or merges such a call changes the result.
-_VOLATILE_CLASSES: tuple[type[exp.Expr], ...] = (exp.Rand, exp.Randn, exp.Uuid)
-_VOLATILE_NAMES = frozenset(
-    {
-        "random",
-        "rand",
-        "randn",
-        "uuid",
-        "gen_random_uuid",
-        "uuidv4",
-        "uuidv7",
-        "random_uuid",
-        "nextval",
-        "currval",
-        "setseed",
-    }
-)
+from sqlequiv.policy import is_volatile
 
 #: Comparison operators whose truth value is NULL as soon as one side is NULL.
 COMPARISONS: tuple[type[exp.Expr], ...] = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
@@ -127,18 +110,6 @@ def same_exact_family(*nodes: exp.Expr) -> bool:
 def sql_text(node: exp.Expr) -> str:
     """The DuckDB SQL of ``node``: the text every sort key is built from."""
     return node.sql(dialect="duckdb")
-
-
-def is_volatile(node: exp.Expr) -> bool:
-    """Whether ``node`` contains a function that may return a new value on each call."""
-    for sub in node.walk():
-        if isinstance(sub, _VOLATILE_CLASSES):
-            return True
-        if isinstance(sub, exp.Func) and sub.sql_name().lower() in _VOLATILE_NAMES:
-            return True
-        if isinstance(sub, exp.Anonymous) and sub.name.lower() in _VOLATILE_NAMES:
-            return True
-    return False
 
 
 def is_deterministic(node: exp.Expr) -> bool:

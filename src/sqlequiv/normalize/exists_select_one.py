@@ -16,7 +16,8 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, is_volatile, truthy_args
+from sqlequiv.normalize._util import contains, truthy_args
+from sqlequiv.policy import is_volatile
 
 E = TypeVar("E", bound=exp.Expr)
 

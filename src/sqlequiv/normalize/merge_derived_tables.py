@@ -39,12 +39,12 @@ from sqlequiv.normalize._util import (
     is_inner_join,
     is_simple_source,
     is_simple_subquery,
-    is_volatile,
     replace_keeping_precedence,
     scopes,
     set_where,
     truthy_args,
 )
+from sqlequiv.policy import is_volatile
 
 E = TypeVar("E", bound=exp.Expr)
 

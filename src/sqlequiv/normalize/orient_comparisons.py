@@ -14,7 +14,8 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, is_volatile, reverse_preorder, sql_text
+from sqlequiv.normalize._util import contains, reverse_preorder, sql_text
+from sqlequiv.policy import is_volatile
 
 E = TypeVar("E", bound=exp.Expr)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 import z3
 from sqlglot import exp
 
+from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.blocks import (
     Block,
@@ -617,9 +618,8 @@ def _reads_columns(node: exp.Expr) -> bool:
 
 
 def _volatile(node: exp.Expr) -> bool:
-    return any(
-        isinstance(n, exp.Anonymous) or n.key in ("rand", "random", "uuid") for n in node.walk()
-    )
+    # An unknown function may be volatile too: no proof treats it as a constant.
+    return is_volatile(node) or any(isinstance(n, exp.Anonymous) for n in node.walk())
 
 
 def _has_matching(candidates: list[list[int]], size: int) -> bool:
