@@ -70,3 +70,39 @@ SELECT m.maker, count(*) FROM car_makers AS m JOIN cars_data AS c ON c.maker_id 
 # note: whichever tie LIMIT keeps, one row comes back against two; once judged unknown
 SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age DESC LIMIT 1;
 SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer);
+
+# title: = then LIKE reads left to right in SQLite, not as sqlglot nests it
+# expect: error
+# kind: ambiguous_precedence
+# note: SQLite gives = the precedence of LIKE, BETWEEN, IN and IS, left to right: (weight = year) LIKE '1%'. sqlglot's tree was weight = (year LIKE '1%'), and this pair was proved equivalent (normalized) about another query than the one SQLite runs.
+SELECT id FROM cars_data WHERE weight = year LIKE '1%';
+SELECT id FROM cars_data WHERE weight = (year LIKE '1%');
+
+# title: = then BETWEEN reads left to right in SQLite
+# expect: error
+# kind: ambiguous_precedence
+SELECT id FROM cars_data WHERE weight = 1 BETWEEN 0 AND 2;
+SELECT id FROM cars_data WHERE weight = (1 BETWEEN 0 AND 2);
+
+# title: = then IN reads left to right in SQLite
+# expect: error
+# kind: ambiguous_precedence
+SELECT id FROM cars_data WHERE weight = weight IN (2);
+SELECT id FROM cars_data WHERE weight = (weight IN (2));
+
+# title: < binds tighter than LIKE in SQLite
+# expect: error
+# kind: ambiguous_precedence
+# note: SQLite reads (weight < year) LIKE '1'; sqlglot nests LIKE under <.
+SELECT id FROM cars_data WHERE weight < year LIKE '1';
+SELECT id FROM cars_data WHERE weight < (year LIKE '1');
+
+# title: the two readings of = LIKE, parenthesized, differ on SQLite
+# expect: not_equivalent
+SELECT id FROM cars_data WHERE (weight = year) LIKE '1%';
+SELECT id FROM cars_data WHERE weight = (year LIKE '1%');
+
+# title: < then = needs no parentheses: both engines read (weight < year) = 1
+# expect: equivalent
+SELECT id FROM cars_data WHERE weight < year = 1;
+SELECT id FROM cars_data WHERE (weight < year) = 1;
