@@ -106,7 +106,7 @@ def _timed(candidate: str, reference: str, schema: str, options: Options) -> dic
     seconds = time.perf_counter() - start
     timings = dict(verdict.timings)
     slowest = max(timings, key=lambda k: timings[k]) if timings else None
-    evidence = verdict.evidence or {}
+    evidence = verdict.evidence.to_dict()
     return {
         "verdict": verdict.verdict,
         "method": verdict.method,

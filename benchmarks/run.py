@@ -100,10 +100,10 @@ def run_pair(record: dict[str, Any], options: Options, baseline: bool) -> dict[s
         "error": verdict.error.message if verdict.error else None,
         "cause": verdict.counterexample.cause if verdict.counterexample else None,
         "replayed": None,
-        "fixtures_tried": verdict.evidence.get("fixtures_tried"),
+        "fixtures_tried": verdict.evidence.to_dict().get("fixtures_tried"),
         "stage": decided_by(verdict.verdict, verdict.method, verdict.error),
-        "bounded": verdict.evidence.get("bounded"),
-        "bounded_status": verdict.evidence.get("bounded_status"),
+        "bounded": verdict.evidence.to_dict().get("bounded"),
+        "bounded_status": verdict.evidence.to_dict().get("bounded_status"),
         "timings": verdict.timings,
     }
     if verdict.counterexample is not None:
@@ -170,12 +170,12 @@ def _differs_ignoring_column_order(con: Any, record: dict[str, Any], schema: Any
 
 def random_baseline(record: dict[str, Any], options: Options, draws: int = 300) -> dict[str, Any]:
     """The floor: seeded random databases from harvested constants, first difference wins."""
-    from sqlequiv.api import _harvest
     from sqlequiv.errors import QueryFailed, SqlequivError
     from sqlequiv.execute import shared_executor
     from sqlequiv.guard import guard_query
     from sqlequiv.search.domains import build_domains
     from sqlequiv.search.generate import RandomGenerator
+    from sqlequiv.search.harvest import harvest
     from sqlequiv.search.probe import Prober
 
     start = time.perf_counter()
@@ -184,7 +184,7 @@ def random_baseline(record: dict[str, Any], options: Options, draws: int = 300) 
         schema = load_schema(record["schema_ddl"], record["dialect"])
         cand = guard_query(record["candidate"], schema, dialect=record["dialect"])
         ref = guard_query(record["reference"], schema, dialect=record["dialect"], side="reference")
-        domains = build_domains(schema, _harvest(cand, ref, schema), options.max_rows)
+        domains = build_domains(schema, harvest([cand.qualified, ref.qualified]), options.max_rows)
         executor = shared_executor(options.query_timeout)
         executor.prepare(schema)
         prober = Prober(executor, schema, cand, ref, options)

@@ -91,8 +91,8 @@ def test_declined_queries_are_never_proved_equivalent() -> None:
     # prove it were the query not past the budget. Past it, nothing is claimed.
     v = check(or_chain(400), or_chain(400, reverse=True), SCHEMA, options=FAST)
     assert v.verdict == "unknown"
-    assert v.evidence["bounded_status"] == "skipped"
-    assert "too large" in v.evidence["bounded_reason"]
+    assert v.evidence.bounded is not None and v.evidence.bounded.status == "skipped"
+    assert "too large" in (v.evidence.bounded.reason or "")
 
 
 def test_just_inside_the_budget_the_same_pair_is_proved() -> None:
@@ -323,9 +323,10 @@ def test_the_verdict_says_which_budget_stopped_which_stage() -> None:
     chain = "SELECT a FROM t WHERE " + " OR ".join(f"a = {i}" for i in range(400))
     v = check(chain, chain.replace("a = 0 OR ", "a = 0 OR a = 0 OR "), "CREATE TABLE t (a INT)")
     assert v.verdict == "unknown"  # a budget never makes a pair equivalent
-    stops = v.evidence["budget_stops"]
+    stops = v.evidence.budget_stops
+    assert stops is not None
     assert set(stops) >= {"normalize", "symbolic"}
     assert "too large" in stops["normalize"]
     small = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
                   "CREATE TABLE t (a INT)")  # fmt: skip
-    assert small.evidence["budget_stops"] is None
+    assert small.evidence.budget_stops is None

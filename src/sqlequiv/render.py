@@ -36,22 +36,24 @@ def render(verdict: Verdict) -> str:
         lines.append(f"{err.side} query: {err.kind}{where}: {err.message}")
     if verdict.counterexample is not None:
         lines.extend(_counterexample(verdict.counterexample))
-    if verdict.verdict == "unknown" and verdict.evidence:
+    if verdict.verdict == "unknown" and verdict.evidence.to_dict():
         ev = verdict.evidence
         lines.append("")
+        tried, seed = (ev.search.fixtures_tried, ev.search.seed) if ev.search else (0, None)
         lines.append(
-            f"No difference found on {ev.get('fixtures_tried', 0)} generated databases "
-            f"(seed {ev.get('seed')}, up to {verdict.options.get('max_rows')} rows per table). "
+            f"No difference found on {tried} generated databases "
+            f"(seed {seed}, up to {verdict.options.get('max_rows')} rows per table). "
             "This is not a proof."
         )
-        if ev.get("bounded") is not None:
+        bounded = ev.bounded
+        if bounded is not None and bounded.bound is not None:
             lines.append(
                 f"Bounded verification (z3): no difference on any database with at most "
-                f"{ev['bounded']} rows per table."
+                f"{bounded.bound} rows per table."
             )
-        elif ev.get("bounded_status") not in (None, "skipped"):
-            reason = f": {ev['bounded_reason']}" if ev.get("bounded_reason") else ""
-            lines.append(f"Bounded verification: {ev['bounded_status']}{reason}.")
+        elif bounded is not None and bounded.status != "skipped":
+            reason = f": {bounded.reason}" if bounded.reason else ""
+            lines.append(f"Bounded verification: {bounded.status}{reason}.")
     if verdict.timings:
         stages = ", ".join(f"{k} {v:.0f} ms" for k, v in verdict.timings.items())
         lines.append(f"timings: {stages}")

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from sqlequiv.evidence import Evidence
+
 VerdictKind = Literal["equivalent", "not_equivalent", "unknown", "error"]
 Cause = Literal[
     "missing_rows",
@@ -112,7 +114,7 @@ class Verdict:
     method: str | None = None
     counterexample: Counterexample | None = None
     error: ErrorInfo | None = None
-    evidence: dict[str, Any] = field(default_factory=dict)
+    evidence: Evidence = field(default_factory=Evidence)
     options: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     #: The engine ("duckdb" or "sqlite") and the two queries as executed on it: for DuckDB
@@ -134,7 +136,7 @@ class Verdict:
             "method": self.method,
             "counterexample": self.counterexample.to_dict() if self.counterexample else None,
             "error": self.error.to_dict() if self.error else None,
-            "evidence": self.evidence,
+            "evidence": self.evidence.to_dict(),
             "options": self.options,
             "timings": self.timings,
             "executed": self.executed,

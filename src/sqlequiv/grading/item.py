@@ -8,8 +8,10 @@ The order is cheap to expensive, and soundness decides every step:
    fixture (else ``error``);
 3. each named fixture is compared with each reference: a fixture is a legal
    database (checked when the suite loaded), so a difference on it refutes;
-4. the references no fixture refuted are checked with :func:`sqlequiv.check`
-   in order, until one is proved equivalent.
+4. the references no fixture refuted go through the check's own stages
+   (:func:`sqlequiv.api.check_guarded`) in order, until one is proved equivalent:
+   with the queries as guarded here and their results on the empty database, so
+   nothing is guarded or executed twice.
 
 The candidate passes when it is proved equivalent to one accepted reference
 (``proved: true``), or when no reference is proved, at least one is neither
@@ -27,9 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlequiv._version import __version__
-from sqlequiv.api import build_counterexample, check
-from sqlequiv.classify import classify
-from sqlequiv.compare import compare_results
+from sqlequiv.api import check_guarded
+from sqlequiv.counterexample import difference
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed, SqlequivError
 from sqlequiv.execute import shared_executor
@@ -39,7 +40,6 @@ from sqlequiv.grading.record import Record, ReferenceOutcome
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
 from sqlequiv.results import ResultSet
-from sqlequiv.search.probe import order_keys_for
 from sqlequiv.suite.model import Fixture, Item, Reference
 
 EMPTY = Fixture("(empty database)", Database({}))
@@ -185,8 +185,13 @@ def _grade_query(
     proved: ReferenceOutcome | None = None
     effort = options
     for ref in to_check:
-        verdict = check(
-            candidate, ref.reference.sql, item.schema, item.dialect, effort, executor=engine
+        verdict = check_guarded(
+            cand,
+            ref.query,
+            item.schema,
+            effort,
+            executor=engine,
+            empty_results=(cand_results[EMPTY.name], ref.results[EMPTY.name]),
         )
         if verdict.verdict == "unknown":
             # The pass is unrefuted now; what is left to gain is a proof against another
@@ -208,7 +213,7 @@ def _grade_query(
                 cause=ce.cause if ce else None,
                 detail=ce.detail if ce else None,
                 counterexample=ce.to_dict() if ce else None,
-                evidence=verdict.evidence,
+                evidence=verdict.evidence.to_dict(),
             )
         outcomes[ref.reference.name] = outcome
         if verdict.verdict == "equivalent":
@@ -255,25 +260,20 @@ def _refuting_fixture(
     ref: RunnableReference,
     options: Options,
 ) -> ReferenceOutcome | None:
-    order = order_keys_for(ref.query, options)
     for fixture in item.fixtures:
         cand_rows, ref_rows = cand_results[fixture.name], ref.results[fixture.name]
-        comparison = compare_results(cand_rows, ref_rows, options, order)
-        if comparison.equal or comparison.ambiguous:
-            continue
-        cause, detail = classify(
-            comparison, cand_rows, ref_rows, cand.qualified, ref.query.qualified
-        )
-        example = build_counterexample(
-            fixture.database, item.schema, cand_rows, ref_rows, comparison, cause, detail,
+        _, example = difference(
+            fixture.database, item.schema, cand, ref.query, cand_rows, ref_rows, options,
             fixture.name,
         )  # fmt: skip
+        if example is None:
+            continue
         return ReferenceOutcome(
             ref.reference.name,
             "not_equivalent",
             method="fixture",
-            cause=cause,
-            detail=detail,
+            cause=example.cause,
+            detail=example.detail,
             fixture=fixture.name,
             counterexample=example.to_dict(),
         )

@@ -448,7 +448,7 @@ def make_record(
         "detail": _detail(verdict),
         "counterexample": example.to_dict() if example is not None else None,
         "error": verdict.error.to_dict() if verdict.error is not None else None,
-        "check_evidence": dict(verdict.evidence),
+        "check_evidence": verdict.evidence.to_dict(),
         "replay": replay,
         "category": agreement(match, verdict.verdict, legal=legal),
         "schema_source": schema_source,
@@ -468,7 +468,7 @@ def _detail(verdict: Verdict) -> str:
         return verdict.counterexample.detail
     if verdict.verdict == "error" and verdict.error is not None:
         return f"{verdict.error.side}: {verdict.error.kind}: {verdict.error.message}"
-    return evidence_sentence(verdict.evidence)
+    return evidence_sentence(verdict.evidence.to_dict())
 
 
 def evidence_sentence(evidence: Mapping[str, Any]) -> str:

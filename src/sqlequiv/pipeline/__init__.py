@@ -1,0 +1,40 @@
+"""The check as a tuple of stages, cheap to expensive, the first that decides stops it.
+
+Each stage is ``stage(pair) -> Verdict | None`` (the way sqlglot's optimizer runs
+its ``RULES``): :mod:`~sqlequiv.pipeline.prove` (equal canonical forms, then the
+symbolic layer), :mod:`~sqlequiv.pipeline.constant` (queries that read no table),
+:mod:`~sqlequiv.pipeline.refute` (the counterexample search, then bounded
+verification). A pair no stage decides is ``unknown``, with the evidence they
+gathered. :func:`sqlequiv.check` parses, guards and builds the :class:`Pair`;
+grading builds it from what it has already guarded and run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlequiv.pipeline.constant import constant
+from sqlequiv.pipeline.pair import Pair, SeedData, Timer
+from sqlequiv.pipeline.prove import normalized, symbolic
+from sqlequiv.pipeline.refute import bounded, fixture_search, verify
+from sqlequiv.verdict import Verdict
+
+__all__ = ["STAGES", "Pair", "SeedData", "Stage", "Timer", "decide", "verify"]
+
+Stage = Callable[[Pair], Verdict | None]
+
+#: The stages in the order they run.
+STAGES: tuple[Stage, ...] = (normalized, symbolic, constant, fixture_search, bounded)
+
+
+def decide(pair: Pair, stages: tuple[Stage, ...] = STAGES) -> Verdict:
+    """The verdict of the first stage that decides, else ``unknown`` with the evidence.
+
+    Raises what a stage raises: :func:`sqlequiv.check` turns input errors and bugs into
+    ``error`` verdicts.
+    """
+    for stage in stages:
+        verdict = stage(pair)
+        if verdict is not None:
+            return verdict
+    return pair.verdict("unknown", evidence=pair.evidence)

@@ -1,0 +1,161 @@
+"""The state one check carries from stage to stage.
+
+A :class:`Pair` starts as two guarded queries, their schema and the options, and
+gathers on its way what later stages reuse (the harvested constants, the value
+domains, the engine, the prober) and the evidence every stage adds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from sqlglot import exp
+
+from sqlequiv.database import Database
+from sqlequiv.errors import QueryFailed
+from sqlequiv.evidence import Evidence
+from sqlequiv.execute import shared_executor
+from sqlequiv.execute.base import Executor
+from sqlequiv.guard import GuardedQuery
+from sqlequiv.options import Options
+from sqlequiv.results import ResultSet
+from sqlequiv.schema.model import Schema
+from sqlequiv.search.domains import Domains, build_domains
+from sqlequiv.search.harvest import Harvest, harvest
+from sqlequiv.search.probe import Prober
+from sqlequiv.symbolic import SymbolicLayer
+from sqlequiv.verdict import Counterexample, Verdict, VerdictKind
+
+#: Rows per table (each row a tuple in the schema's column order), e.g. sampled from
+#: the real database, whose values the search also draws from.
+SeedData = Mapping[str, Sequence[Sequence[Any]]]
+
+
+class Timer:
+    """Milliseconds spent per stage, added up when a stage runs more than once."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            elapsed = (time.perf_counter() - start) * 1000
+            self.timings[name] = round(self.timings.get(name, 0.0) + elapsed, 3)
+
+
+@dataclass
+class Pair:
+    """Two guarded queries to decide, and what the stages learn about them."""
+
+    candidate: GuardedQuery
+    reference: GuardedQuery
+    schema: Schema
+    options: Options
+    layer: SymbolicLayer
+    timer: Timer
+    #: The engine the caller gave (grading passes its own); else the thread's shared one.
+    executor: Executor | None = None
+    seed_data: SeedData | None = None
+    #: How many distinguishing databases to look for; found ones go to ``examples``
+    #: when the caller collects them (:func:`~sqlequiv.api.distinguishing_fixtures`).
+    stop_after: int = 1
+    examples: list[Counterexample] | None = None
+    #: Both results on the empty database, when the caller already ran them (grading
+    #: does): no query is executed twice to learn that it runs.
+    empty_results: tuple[ResultSet, ResultSet] | None = None
+    evidence: Evidence = field(default_factory=Evidence)
+    #: stage -> why a size budget stopped it short.
+    budget_stops: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def engine_name(self) -> str:
+        """The engine the queries run on (``duckdb`` or ``sqlite``): what a proof or a
+        refutation is about."""
+        return self.candidate.engine
+
+    @cached_property
+    def engine(self) -> Executor:
+        return self.executor or shared_executor(self.options.query_timeout, self.candidate.dialect)
+
+    @cached_property
+    def tables_read(self) -> set[str]:
+        """Schema tables either query reads (CTE names excluded)."""
+        return _tables_read(self.candidate.qualified) | _tables_read(self.reference.qualified)
+
+    @cached_property
+    def harvested(self) -> Harvest:
+        return harvest([self.candidate.qualified, self.reference.qualified])
+
+    @cached_property
+    def searched(self) -> Schema:
+        """The schema the search fills: the tables read and the parents their keys need."""
+        return self.schema.closure(self.tables_read) if self.tables_read else self.schema
+
+    @cached_property
+    def domains(self) -> Domains:
+        return build_domains(
+            self.searched,
+            self.harvested,
+            self.options.max_rows,
+            numeric_text=self.engine_name == "sqlite",
+            samples=self.seed_data,
+        )
+
+    @cached_property
+    def prober(self) -> Prober:
+        return Prober(self.engine, self.schema, self.candidate, self.reference, self.options)
+
+    def verdict(self, kind: VerdictKind, **fields: Any) -> Verdict:
+        """A verdict on this pair, with the options, timings and executed queries."""
+        return Verdict(
+            kind,
+            options=self.options.to_dict(),
+            timings=self.timer.timings,
+            executed={
+                "engine": self.engine_name,
+                "candidate": self.candidate.executed_sql,
+                "reference": self.reference.executed_sql,
+            },
+            **fields,
+        )
+
+    def note_stop(self, stage: str) -> None:
+        """Record why the symbolic layer stopped short in ``stage``, when a budget stopped
+        it (a layer that does not say is taken to have finished)."""
+        why = getattr(self.layer, "stopped_by", None)
+        if why:
+            self.budget_stops.setdefault(stage, str(why))
+
+    def results_on_empty(self) -> tuple[ResultSet, ResultSet]:
+        """Both queries' results on the empty database (run once, or given by the caller).
+
+        Raises :class:`~sqlequiv.errors.QueryFailed`, its ``side`` set, when one fails."""
+        if self.empty_results is None:
+            engine = self.engine
+            engine.prepare(self.schema)
+            engine.load(Database({}))
+            results = []
+            for query in (self.candidate, self.reference):
+                try:
+                    results.append(engine.run(query.executed_sql))
+                except QueryFailed as exc:
+                    exc.side = query.side
+                    raise
+            self.empty_results = (results[0], results[1])
+        return self.empty_results
+
+
+def _tables_read(tree: exp.Expr) -> set[str]:
+    ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
+    return {
+        t.name.lower() for t in tree.find_all(exp.Table) if t.name and t.name.lower() not in ctes
+    }

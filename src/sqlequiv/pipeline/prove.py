@@ -1,0 +1,86 @@
+"""The stages that prove: equal canonical forms, then the symbolic layer.
+
+A proof is reported only once both queries have run on the engine (a proof about
+a query the engine rejects, e.g. for a type error, would be about nothing).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from sqlequiv.errors import QueryFailed
+from sqlequiv.guard import GuardedQuery
+from sqlequiv.normalize import TooLarge, canonical_sql
+from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
+from sqlequiv.pipeline.pair import Pair
+from sqlequiv.portable import portable
+from sqlequiv.verdict import Verdict
+
+
+def normalized(pair: Pair) -> Verdict | None:
+    """``equivalent`` when both queries have one canonical form."""
+    with pair.timer.stage("normalize"):
+        forms = [_canonical(q, pair) for q in (pair.candidate, pair.reference)]
+        if not (pair.candidate.fully_qualified and pair.reference.fully_qualified):
+            return None  # no proof rests on a tree sqlglot could not resolve
+    if forms[0] is not None and forms[0] == forms[1]:
+        return proved("normalized", pair)
+    return None
+
+
+def symbolic(pair: Pair) -> Verdict | None:
+    """``equivalent`` when the symbolic layer proves the two queries agree."""
+    cand, ref, schema = pair.candidate, pair.reference, pair.schema
+    with pair.timer.stage("symbolic"):
+        try:
+            # The symbolic layer's terms mean what DuckDB computes; on SQLite (type
+            # affinity, text compared as text) a proof of them is about another engine,
+            # unless both queries stay where the two engines agree.
+            provable = pair.engine_name == "duckdb" or (
+                portable(cand.qualified, schema) and portable(ref.qualified, schema)
+            )
+            method = pair.layer.prove(cand, ref, schema, pair.options) if provable else None
+            pair.note_stop("symbolic")
+        except LAYER_FAILURES:  # a proof that cannot be attempted is no proof
+            method = None
+    return proved(method, pair) if method else None
+
+
+def proved(method: str, pair: Pair) -> Verdict:
+    """``equivalent`` by ``method``, once both queries have run."""
+    try:
+        pair.results_on_empty()
+    except QueryFailed as exc:
+        return execution_error(exc, pair)
+    return pair.verdict("equivalent", method=method)
+
+
+def _canonical(query: GuardedQuery, pair: Pair) -> str | None:
+    tree = query.qualified
+    if query.engine == "sqlite":
+        tree = _sqlite_like_patterns(tree)
+    try:
+        ignore_order = pair.options.ignore_column_order
+        return canonical_sql(tree, pair.schema, ignore_column_order=ignore_order)
+    except TooLarge as err:  # past the normalizer's size budget: no proof from it
+        pair.budget_stops.setdefault("normalize", f"{query.side}: {err}")
+        return None
+    except Exception:  # a rewrite that cannot handle a shape just leaves the pair unproved
+        return None
+
+
+def _sqlite_like_patterns(tree: exp.Expression) -> exp.Expression:
+    """``tree`` with constant LIKE patterns in lower case: SQLite's LIKE ignores the case of
+    ASCII letters (and PRAGMA case_sensitive_like is refused), so ``LIKE 'A%'`` and
+    ``LIKE 'a%'`` are the same test there. Only for the canonical form; the query runs as
+    written."""
+    tree = tree.copy()
+    for like in tree.find_all(exp.Like):
+        pattern = like.expression
+        if isinstance(like.parent, exp.Escape) or not (
+            isinstance(pattern, exp.Literal) and pattern.is_string
+        ):
+            continue
+        lowered = "".join(ch.lower() if ch.isascii() else ch for ch in pattern.name)
+        pattern.replace(exp.Literal.string(lowered))
+    return tree

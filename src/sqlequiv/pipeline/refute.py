@@ -1,0 +1,184 @@
+"""The stages that refute: the counterexample search, then bounded verification.
+
+Each database they find passes :func:`verify` before it is reported: re-executed
+from scratch, every constraint re-checked in Python and in SQL, the difference
+compared again. That is the soundness gate of every ``not_equivalent`` verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlequiv.counterexample import difference
+from sqlequiv.database import Database
+from sqlequiv.database.constraints import python_violations, sql_violations
+from sqlequiv.errors import QueryFailed
+from sqlequiv.evidence import BoundedEvidence
+from sqlequiv.execute.base import Executor
+from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
+from sqlequiv.pipeline.pair import Pair
+from sqlequiv.search.naming import case_name
+from sqlequiv.search.run import search
+from sqlequiv.search.shrink import shrink
+from sqlequiv.symbolic.outcome import BoundedOutcome
+from sqlequiv.verdict import Counterexample, Verdict
+
+
+def fixture_search(pair: Pair) -> Verdict | None:
+    """``not_equivalent`` with the first verified database the search finds (z3's
+    witnesses first); None when it finds none, its evidence recorded."""
+    domains = pair.domains
+    with pair.timer.stage("witnesses"):
+        try:
+            seeds = list(
+                pair.layer.witnesses(
+                    pair.candidate, pair.reference, pair.schema, domains, pair.options
+                )
+            )
+            pair.note_stop("witnesses")
+        except LAYER_FAILURES:
+            seeds = []
+    with pair.timer.stage("fixture_search"):
+        pair.engine.prepare(pair.schema)
+        try:
+            results = search(
+                pair.prober,
+                pair.searched,
+                domains,
+                pair.options,
+                seeds=seeds,
+                stop_after=pair.stop_after,
+                relevant=pair.harvested.mentioned,
+            )
+        except QueryFailed as exc:
+            return execution_error(exc, pair)
+    pair.evidence = dataclasses.replace(
+        pair.evidence,
+        search=results[0].evidence,
+        budget_stops=dict(pair.budget_stops) or None,
+        witnesses=len(seeds),
+    )
+    with pair.timer.stage("verify"):
+        for result in results:
+            if result.database is None:
+                continue
+            example = verify(result.database, pair)
+            if example is None:
+                _rejected(pair)
+                continue
+            if pair.examples is None:
+                return _refuted(pair, "fixture_search", result.phase, example)
+            pair.examples.append(example)
+    if pair.examples:
+        return _refuted(pair, "fixture_search", results[0].phase, pair.examples[0])
+    return None
+
+
+def bounded(pair: Pair) -> Verdict | None:
+    """``not_equivalent`` with a verified model of the bounded encoding; otherwise None,
+    with what the encoding concluded in the evidence."""
+    with pair.timer.stage("bounded"):
+        try:
+            outcome = pair.layer.bounded(pair.candidate, pair.reference, pair.schema, pair.options)
+        except LAYER_FAILURES as exc:
+            outcome = BoundedOutcome(
+                "unsupported", None, None, f"{type(exc).__name__}: {exc}"[:200]
+            )
+        # The bounded encoding follows DuckDB's semantics: on SQLite its models are
+        # re-executed like any candidate database, and its "same" is no evidence.
+        faithful = pair.engine_name == "duckdb"
+        pair.evidence = dataclasses.replace(
+            pair.evidence,
+            bounded=BoundedEvidence(
+                status=outcome.status,
+                bound=outcome.bound if outcome.status == "same" and faithful else None,
+                reason=outcome.reason or None,
+                row_bounds=outcome.row_bounds or None,
+                semantics=None if faithful else "duckdb",
+            ),
+        )
+        example = None
+        if outcome.status == "differ" and outcome.database is not None:
+            example = _verified_model(outcome.database, pair)
+            if example is None:
+                _rejected(pair)
+    if example is None:
+        return None
+    if pair.examples is not None:
+        pair.examples.append(example)
+    return _refuted(pair, "bounded", "bounded", example)
+
+
+def verify(db: Database, pair: Pair, engine: Executor | None = None) -> Counterexample | None:
+    """Re-execute ``db`` from scratch and re-check every constraint; None if it does not hold up.
+
+    This is the soundness gate: nothing is reported ``not_equivalent`` without
+    passing here.
+    """
+    schema, executor = pair.schema, engine or pair.engine
+    if python_violations(db, schema):
+        return None
+    try:
+        executor.load(db)
+        if sql_violations(schema, executor.scalar, executor.dialect):
+            return None
+        cand_rows = executor.run(pair.candidate.executed_sql)
+        ref_rows = executor.run(pair.reference.executed_sql)
+    except QueryFailed:
+        return None
+    _, example = difference(
+        _as_stored(db, executor), schema, pair.candidate, pair.reference, cand_rows, ref_rows,
+        pair.options,
+        lambda cause: case_name(db, schema, pair.domains, pair.harvested.mentioned, cause),
+    )  # fmt: skip
+    return example
+
+
+def _verified_model(db: Database, pair: Pair) -> Counterexample | None:
+    """A bounded model, shrunk like a search find, then verified from scratch."""
+    if python_violations(db, pair.schema):
+        return None
+    prober = pair.prober
+    try:
+        if not prober.probe(db).differs:
+            return None
+        small = shrink(
+            db,
+            lambda d: prober.probe(d).differs,
+            pair.schema,
+            pair.domains,
+            relevant=pair.harvested.mentioned,
+        )
+    except QueryFailed:
+        return None
+    return verify(small, pair) or verify(db, pair)
+
+
+def _as_stored(db: Database, executor: Executor) -> Database:
+    """``db`` with each value as the engine stored it: on SQLite a timestamp is the text
+    ``'2026-09-30 14:00:00'`` (not ISO's ``T`` form, which compares differently as text)
+    and a decimal a number, so the reported tables reproduce the difference as they are."""
+    if executor.dialect != "sqlite":
+        return db
+    from sqlequiv.execute.sqlite_engine import sqlite_value
+
+    return Database(
+        {
+            table: tuple(tuple(sqlite_value(v) for v in row) for row in rows)
+            for table, rows in db.tables.items()
+        }
+    )
+
+
+def _rejected(pair: Pair) -> None:
+    """Count a database that differed in a probe but failed verification."""
+    pair.evidence = dataclasses.replace(
+        pair.evidence, rejected_counterexamples=pair.evidence.rejected_counterexamples + 1
+    )
+
+
+def _refuted(pair: Pair, method: str, found_by: str | None, example: Counterexample) -> Verdict:
+    pair.evidence = dataclasses.replace(pair.evidence, found_by=found_by)
+    return pair.verdict(
+        "not_equivalent", method=method, counterexample=example, evidence=pair.evidence
+    )
