@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any, TextIO
 
 from sqlequiv._version import __version__
-from sqlequiv.cli_options import add_check_options, options_from
+from sqlequiv.cli.options import add_check_options, options_from
 from sqlequiv.errors import SqlequivError
 from sqlequiv.grading.pools import WorkerStartError
 from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT

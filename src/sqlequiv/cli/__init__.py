@@ -1,6 +1,6 @@
 """The command line: ``check``, ``fixtures``, ``grade`` (and the results commands of
-:mod:`sqlequiv.cli_stats`: ``stats``, ``compare``, ``audit``, ``report``; and the benchmark
-commands of :mod:`sqlequiv.cli_text2sql`: ``spider``, ``bird``).
+:mod:`sqlequiv.cli.stats`: ``stats``, ``compare``, ``audit``, ``report``; and the benchmark
+commands of :mod:`sqlequiv.cli.text2sql`: ``spider``, ``bird``).
 
 The CLI is thin: it reads files, builds options, calls the library and renders
 the result. ``main(argv)`` returns the exit code (for ``check``: 0 equivalent, 1
@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from sqlequiv.api import check, distinguishing_fixtures
-from sqlequiv.cli_options import add_check_options, options_from
-from sqlequiv.cli_stats import COMMANDS as RESULTS_COMMANDS
-from sqlequiv.cli_stats import add_parsers as add_results_parsers
-from sqlequiv.cli_stats import run as run_results_command
-from sqlequiv.cli_text2sql import COMMANDS as TEXT2SQL_COMMANDS
-from sqlequiv.cli_text2sql import add_parsers as add_text2sql_parsers
-from sqlequiv.cli_text2sql import run as run_text2sql_command
+from sqlequiv.cli.options import add_check_options, options_from
+from sqlequiv.cli.stats import COMMANDS as RESULTS_COMMANDS
+from sqlequiv.cli.stats import add_parsers as add_results_parsers
+from sqlequiv.cli.stats import run as run_results_command
+from sqlequiv.cli.text2sql import COMMANDS as TEXT2SQL_COMMANDS
+from sqlequiv.cli.text2sql import add_parsers as add_text2sql_parsers
+from sqlequiv.cli.text2sql import run as run_text2sql_command
 from sqlequiv.errors import InvalidOption, Side, SqlequivError
 from sqlequiv.export import write_fixtures
 from sqlequiv.grading.pools import WorkerStartError
