@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     try:
-        return COMMANDS[command_name(args)](args, args_list)
+        return COMMANDS[_command_name(args)](args, args_list)
     except SqlequivError as err:
         if args.command in check.VERDICT_COMMANDS:
             return check.error_verdict(err, args.json)
@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(err)
 
 
-def command_name(args: argparse.Namespace) -> str:
+def _command_name(args: argparse.Namespace) -> str:
     """The key of :data:`COMMANDS` the parsed ``args`` ask for (``audit sample``, ...)."""
     subcommand = getattr(args, "audit_command", None)
     return f"{args.command} {subcommand}" if subcommand else str(args.command)
