@@ -156,3 +156,38 @@ def test_seed_rows_draw_real_values_from_an_sqlite_file(
     code, out = _run(capsys, "check", str(a), str(b), "--schema", "CREATE TABLE city (name TEXT)",
                      "--dialect", "sqlite", "--json", "--seed-rows", "3")  # fmt: skip
     assert code == 2 and json.loads(out)["error"]["kind"] == "invalid_option"
+
+
+def test_every_command_has_one_handler() -> None:
+    import argparse
+
+    from sqlequiv.cli import COMMANDS, build_parser
+
+    def names(parser: argparse.ArgumentParser, prefix: str = "") -> set[str]:
+        found: set[str] = set()
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found |= names(sub, f"{prefix}{name} ") or {prefix + name}
+        return found
+
+    assert names(build_parser()) == set(COMMANDS)
+
+
+def test_unusable_input_is_a_message_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "missing.jsonl")
+    for argv in (
+        ["stats", missing],  # an OSError
+        ["grade", str(EXAMPLES / "suite.yaml"), missing, "--out", missing, "--jobs", "0"],
+        ["grade", str(tmp_path / "no.yaml"), missing, "--out", missing],  # a SuiteError
+        ["spider", "--gold", missing, "--pred", missing, "--db", missing, "--out", missing],
+    ):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.startswith("sqlequiv: error: ")
+    suite = str(EXAMPLES / "suite.yaml")
+    assert main(["grade", suite, missing, "--out", missing, "--jobs", "0"]) == 2
+    assert capsys.readouterr().err == "sqlequiv: error: --jobs must be at least 1\n"

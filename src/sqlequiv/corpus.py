@@ -28,6 +28,7 @@ from typing import Final, Literal, cast, get_args
 
 from sqlglot.dialects.dialect import Dialect
 
+from sqlequiv.errors import PlainError
 from sqlequiv.verdict import CAUSES as VERDICT_CAUSES
 
 __all__ = [
@@ -59,7 +60,7 @@ _NAME: Final = re.compile(r"^[a-z][a-z0-9_]*$")
 _DEFAULT_DIALECT: Final = "duckdb"
 
 
-class CorpusError(ValueError):
+class CorpusError(PlainError, ValueError):
     """A corpus file that does not follow the format.
 
     Carries the offending ``file`` and 1-based ``line`` as fields, and names both
@@ -70,11 +71,15 @@ class CorpusError(ValueError):
         "corpus/traps.sql:12: missing '# expect:'"
     """
 
+    SIDE = "corpus"
+    KIND = "invalid_corpus"
+
     def __init__(self, file: Path, line: int, message: str) -> None:
         self.file = file
-        self.line = line
-        self.message = message
-        super().__init__(f"{file}:{line}: {message}")
+        super().__init__(message, line=line)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
 
 
 @dataclass(frozen=True)

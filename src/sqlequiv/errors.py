@@ -3,13 +3,43 @@
 Every error carries structured fields (which side of the check it concerns, a
 machine-readable ``kind`` and, where known, a line and column) so the CLI and
 the verdict can show them without parsing strings.
+
+Every error sqlequiv raises on purpose is a :class:`SqlequivError` and also the
+builtin it has always been (``except ValueError`` keeps working):
+
+- a check's inputs: :class:`QueryError`, :class:`SchemaError`, :class:`InvalidOption`
+  (a ``TypeError``), :class:`ExecutionError` (a ``RuntimeError``);
+- files and runs, each a :class:`PlainError` whose text is its message alone:
+  ``SuiteError``, ``PredicateError`` and ``FixtureError`` (side ``suite``,
+  :mod:`sqlequiv.suite`), ``CorpusError`` (``corpus``), ``StatsError``
+  (``stats``), ``BenchmarkInputError`` (``benchmark``), all ``ValueError``;
+  ``WorkerStartError`` and ``RayUnavailable`` (``backend``, :mod:`sqlequiv.grading`),
+  both ``RuntimeError``.
+
+:class:`QueryFailed` is not one of them: it is the executor's internal signal
+that a query failed on a fixture, turned into a verdict or record by its caller.
+So are the stages' own control-flow exceptions (``TooLarge``, ``Unsupported``,
+``NotABlock``, ``BudgetExceeded``, ``UncompilableCheck``): none leaves the library.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
-Side = Literal["candidate", "reference", "schema", "options"]
+#: What an error concerns: a query or the schema of a check, its options, or the file or
+#: run a command was given (a suite, the corpus, results to summarise, benchmark files, the
+#: workers' backend).
+Side = Literal[
+    "candidate",
+    "reference",
+    "schema",
+    "options",
+    "suite",
+    "corpus",
+    "stats",
+    "benchmark",
+    "backend",
+]
 
 
 class SqlequivError(Exception):
@@ -76,6 +106,34 @@ class InvalidOption(SqlequivError, TypeError):
 
     def with_side(self, side: Side) -> SqlequivError:
         return SqlequivError(side, self.kind, self.message)
+
+
+class PlainError(SqlequivError):
+    """An error whose class fixes its side and kind and whose text is its message alone.
+
+    Subclasses set :attr:`SIDE` and :attr:`KIND`; they are built from a message (or from
+    the problems the message lists).
+
+    Example:
+        >>> class BadThing(PlainError, ValueError):
+        ...     SIDE = "suite"
+        ...     KIND = "bad_thing"
+        >>> err = BadThing("items[0]: no sql")
+        >>> str(err), err.side, err.kind, isinstance(err, ValueError)
+        ('items[0]: no sql', 'suite', 'bad_thing', True)
+    """
+
+    SIDE: ClassVar[Side]
+    KIND: ClassVar[str]
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(self.SIDE, self.KIND, message, line=line)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def with_side(self, side: Side) -> SqlequivError:
+        return SqlequivError(side, self.kind, self.message, line=self.line, col=self.col)
 
 
 class QueryFailed(Exception):

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from sqlequiv.errors import PlainError
 from sqlequiv.grading.worker import Settings, Task, Worker, failed_result
 from sqlequiv.suite.load import SuiteDocument
 from sqlequiv.suite.model import Suite
@@ -45,9 +46,12 @@ class Pool(Protocol):
     def close(self) -> None: ...
 
 
-class WorkerStartError(RuntimeError):
+class WorkerStartError(PlainError, RuntimeError):
     """A worker process died before it could serve (its suite did not build, or the
     calling script re-ran itself on import)."""
+
+    SIDE = "backend"
+    KIND = "worker_start_failed"
 
 
 class InlinePool:

@@ -15,14 +15,18 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from sqlequiv.errors import PlainError
 from sqlequiv.grading.pools import Result
 from sqlequiv.grading.worker import Settings, Task, Worker, failed_result
 from sqlequiv.suite.load import SuiteDocument
 from sqlequiv.suite.model import Suite
 
 
-class RayUnavailable(RuntimeError):
+class RayUnavailable(PlainError, RuntimeError):
     """Ray is not installed, or the cluster cannot be reached."""
+
+    SIDE = "backend"
+    KIND = "backend_unavailable"
 
 
 class RayPool:

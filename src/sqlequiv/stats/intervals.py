@@ -28,6 +28,8 @@ from typing import Literal, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
+from sqlequiv.errors import PlainError
+
 Array = NDArray[np.float64]
 Statistic = Callable[[Array], float]
 BootstrapMethod = Literal["percentile", "bca"]
@@ -51,7 +53,7 @@ __all__ = [
 ]
 
 
-class StatsError(ValueError):
+class StatsError(PlainError, ValueError):
     """Input the statistics cannot be computed from; ``problems`` lists every one found.
 
     Example:
@@ -62,15 +64,17 @@ class StatsError(ValueError):
           line 7: false_fail is missing
     """
 
+    SIDE = "stats"
+    KIND = "invalid_input"
+
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = list(problems)
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
         if len(self.problems) == 1:
-            return self.problems[0]
-        lines = [f"{len(self.problems)} problems:"] + [f"  {p}" for p in self.problems]
-        return "\n".join(lines)
+            message = self.problems[0]
+        else:
+            lines = [f"{len(self.problems)} problems:"] + [f"  {p}" for p in self.problems]
+            message = "\n".join(lines)
+        super().__init__(message)
 
 
 class BootstrapInterval(TypedDict):

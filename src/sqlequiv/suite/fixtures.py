@@ -21,13 +21,17 @@ from sqlglot.errors import ParseError, TokenError
 
 from sqlequiv.database import Database, sql_literal
 from sqlequiv.database.constraints import python_violations, sql_violations
+from sqlequiv.errors import PlainError
 from sqlequiv.execute.duckdb_engine import sandboxed_connection
 from sqlequiv.schema.model import Schema
 from sqlequiv.schema.model import quote_identifier as _q
 
 
-class FixtureError(ValueError):
+class FixtureError(PlainError, ValueError):
     """A fixture that cannot be built; the message names the table, row or statement."""
+
+    SIDE = "suite"
+    KIND = "invalid_fixture"
 
 
 #: Nodes allowed inside a VALUES tuple: constants, signs and casts of constants.

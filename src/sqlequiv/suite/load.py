@@ -41,7 +41,7 @@ from typing import Any, cast
 
 import sqlglot
 
-from sqlequiv.errors import SchemaError
+from sqlequiv.errors import PlainError, SchemaError
 from sqlequiv.schema import Schema, load_schema, parse_mapping
 from sqlequiv.schema.load import load_json_text, load_yaml_text
 from sqlequiv.suite.fixtures import FixtureError, rows_database, script_database
@@ -85,8 +85,11 @@ class Problem:
         return f"{where}{self.field}: {self.message}"
 
 
-class SuiteError(ValueError):
+class SuiteError(PlainError, ValueError):
     """A suite that does not load; ``problems`` lists everything found, not only the first."""
+
+    SIDE = "suite"
+    KIND = "invalid_suite"
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
@@ -482,8 +485,11 @@ class _Builder:
         self.problems.append(Problem(where, message, item_id, index))
 
 
-class PredicateError(ValueError):
+class PredicateError(PlainError, ValueError):
     """A predicate reference that does not name a usable function."""
+
+    SIDE = "suite"
+    KIND = "invalid_predicate"
 
 
 Predicate = Callable[..., object]

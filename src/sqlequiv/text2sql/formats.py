@@ -34,6 +34,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from sqlequiv.errors import PlainError
+
 Benchmark = Literal["spider", "bird"]
 BENCHMARKS: tuple[Benchmark, ...] = ("spider", "bird")
 
@@ -47,7 +49,7 @@ _DB_ID = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.\-]*")
 _MAX_PROBLEMS = 20
 
 
-class BenchmarkInputError(ValueError):
+class BenchmarkInputError(PlainError, ValueError):
     """Benchmark files that cannot be graded; ``problems`` lists every one found.
 
     Example:
@@ -55,11 +57,14 @@ class BenchmarkInputError(ValueError):
         gold.sql line 3: expected 'SQL<TAB>db_id'
     """
 
+    SIDE = "benchmark"
+    KIND = "invalid_benchmark"
+
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = list(problems)
-        super().__init__(str(self))
+        super().__init__(self._text())
 
-    def __str__(self) -> str:
+    def _text(self) -> str:
         shown = self.problems[:_MAX_PROBLEMS]
         if len(self.problems) == 1:
             return shown[0]

@@ -1,12 +1,35 @@
-"""The options of ``sqlequiv check`` on the command line, shared by every command that checks
-pairs (``check``, ``fixtures``, ``grade``, ``spider``, ``bird``): one list of flags, one
-translation into :class:`~sqlequiv.options.Options`."""
+"""What the commands share: the options of ``sqlequiv check`` on the command line, used by
+every command that checks pairs (``check``, ``fixtures``, ``grade``, ``spider``, ``bird``) as
+one list of flags with one translation into :class:`~sqlequiv.options.Options`; the error a
+bad command line raises; and the message of an interrupted run."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
+from sqlequiv.errors import PlainError
 from sqlequiv.options import Options
+
+#: The exit code of a run stopped by Ctrl-C (what it graded is kept; rerun to resume).
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(PlainError, ValueError):
+    """A command line the CLI cannot run: argparse's complaint or a flag out of range that
+    the CLI checks itself (``--jobs 0``). The CLI prints it as ``sqlequiv: error: ...``."""
+
+    SIDE = "options"
+    KIND = "usage"
+
+
+def interrupted(graded_now: int, out: str) -> int:
+    """Say that a run was interrupted and how to resume it; the exit code."""
+    print(
+        f"interrupted: {graded_now} records written to {out}; rerun the same command to resume",
+        file=sys.stderr,
+    )
+    return EXIT_INTERRUPTED
 
 
 def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--timeout") -> None:

@@ -3,7 +3,8 @@
 They take the files the Spider test-suite evaluator and BIRD's evaluator
 take, write one JSON record per item (the evaluator's execution match on the
 shipped database beside sqlequiv's verdict) and print a summary of where the
-two disagree. Exit codes: 0 done, 2 unusable input (every problem listed),
+two disagree. Exit codes: 0 done, 2 unusable input (every problem listed in a
+:class:`~sqlequiv.text2sql.formats.BenchmarkInputError` the CLI reports),
 130 interrupted (rerun the same command to resume).
 """
 
@@ -18,16 +19,12 @@ from collections import Counter
 from typing import Any, TextIO
 
 from sqlequiv._version import __version__
-from sqlequiv.cli_options import add_check_options, options_from
-from sqlequiv.errors import SqlequivError
-from sqlequiv.grading.pools import WorkerStartError
+from sqlequiv.cli.options import add_check_options, interrupted, options_from
 from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT
 from sqlequiv.text2sql.formats import BenchmarkInputError
 from sqlequiv.text2sql.item import CATEGORIES, Settings
 from sqlequiv.text2sql.run import BACKENDS, grade_benchmark, load_items
 from sqlequiv.text2sql.summary import render_summary
-
-COMMANDS = ("spider", "bird")
 
 
 def add_parsers(sub: Any) -> None:
@@ -136,35 +133,25 @@ def _common(p: argparse.ArgumentParser) -> None:
     add_check_options(p, timeout_flag="--query-timeout")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``spider`` or ``bird``; 2 with every problem listed when the input is unusable."""
-    try:
-        settings = _settings(args)
-        items = load_items(
-            args.command, args.gold, args.pred, diff_json=getattr(args, "diff_json", None)
-        )
-    except (BenchmarkInputError, SqlequivError) as err:
-        print(f"sqlequiv: error: {err}", file=sys.stderr)
-        return 2
+def run_benchmark(args: argparse.Namespace, argv: list[str]) -> int:
+    """Run ``spider`` or ``bird``; unusable input raises a :class:`BenchmarkInputError`
+    listing every problem (or the error of the part that failed) for the CLI to report."""
+    settings = _settings(args)
+    items = load_items(
+        args.command, args.gold, args.pred, diff_json=getattr(args, "diff_json", None)
+    )
     show = sys.stderr.isatty() if args.progress is None else args.progress
     progress = _Progress(len(items), sys.stderr) if show else None
-    try:
-        result = grade_benchmark(
-            items,
-            settings,
-            args.out,
-            backend=args.backend,
-            jobs=args.jobs,
-            on_record=progress.update if progress is not None else None,
-            on_start=progress.restart if progress is not None else None,
-            confidence=args.confidence,
-        )
-    except (BenchmarkInputError, WorkerStartError) as err:
-        print(f"sqlequiv: error: {err}", file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(f"sqlequiv: error: {err}", file=sys.stderr)
-        return 2
+    result = grade_benchmark(
+        items,
+        settings,
+        args.out,
+        backend=args.backend,
+        jobs=args.jobs,
+        on_record=progress.update if progress is not None else None,
+        on_start=progress.restart if progress is not None else None,
+        confidence=args.confidence,
+    )
     if progress is not None:
         progress.finish()
     if args.json:
@@ -195,12 +182,7 @@ def run(args: argparse.Namespace) -> int:
         )
         print(render_summary(result.summary))
     if result.interrupted:
-        print(
-            f"interrupted: {result.graded_now} records written to {args.out}; "
-            "rerun the same command to resume",
-            file=sys.stderr,
-        )
-        return 130
+        return interrupted(result.graded_now, args.out)
     return 0
 
 

@@ -2,7 +2,8 @@
 
 Each reads one or two results JSONL files written by ``sqlequiv grade``,
 calls :mod:`sqlequiv.stats` and prints text (or JSON with ``--json``). Exit
-codes: 0 done, 2 unusable input (every problem is listed).
+codes: 0 done, 2 unusable input (the handlers raise :class:`StatsError`,
+``SuiteError`` or ``OSError`` listing every problem; the CLI reports it).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import argparse
 import datetime as dt
 import json
 import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +31,6 @@ from sqlequiv.stats import (
     run_statistics,
 )
 from sqlequiv.stats.runs import field_values
-from sqlequiv.suite.load import SuiteError
-
-COMMANDS = ("stats", "compare", "audit", "report")
 
 
 def add_parsers(sub: Any) -> None:
@@ -96,72 +93,69 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def run(args: argparse.Namespace, argv: list[str]) -> int:
-    """Run one results command; 2 with every problem listed when the input is unusable."""
-    try:
-        return _run(args, argv)
-    except (StatsError, SuiteError) as err:
-        print(f"sqlequiv: error: {err}", file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(f"sqlequiv: error: {err}", file=sys.stderr)
-        return 2
-
-
 def _records(path: str) -> list[dict[str, Any]]:
     if not Path(path).is_file():
         raise OSError(f"no such results file: {path}")
     return read_results(path)
 
 
-def _run(args: argparse.Namespace, argv: list[str]) -> int:
-    if args.command == "stats":
-        stats = run_statistics(_records(args.results), by=args.by, confidence=args.confidence)
-        _print(stats, args.json, render_run_statistics)
-        return 0
-    if args.command == "compare":
-        run_a = _select(_records(args.run_a), args.select_a)
-        run_b = _select(_records(args.run_b), args.select_b)
-        if args.pair_by == "item":
-            run_a, run_b = _by_item(run_a), _by_item(run_b)
-        comparison = compare_runs(
-            run_a,
-            run_b,
-            score=args.score,
-            confidence=args.confidence,
-            n_resamples=args.resamples,
-            seed=args.seed,
-            label_a=args.labels[0],
-            label_b=args.labels[1],
-        )
-        _print(comparison, args.json, render_comparison)
-        return 0
-    if args.command == "audit" and args.audit_command == "sample":
-        records = _records(args.results)
-        rows = audit_sample(records, args.n, allocation=args.allocation, seed=args.seed,
-                            include_passes=args.passes)  # fmt: skip
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("".join(json.dumps(r, default=str) + "\n" for r in rows), encoding="utf-8")
-        plan = audit_plan(records, args.n, allocation=args.allocation)
-        if args.json:
-            print(json.dumps({**plan, "written": str(out), "rows": len(rows)}, indent=2))
-        else:
-            print(render_audit_plan(plan))
-            print(f"\nwrote {len(rows)} rows to {out}: set false_fail (false_pass for passes) "
-                  "to true or false, then run `sqlequiv audit estimate`")  # fmt: skip
-        return 0
-    if args.command == "audit":
-        estimate = audit_estimate(
-            _records(args.results), read_labels(args.labels), args.confidence,
-            args.resamples, args.seed,
-        )  # fmt: skip
-        _print(estimate, args.json, render_audit_estimate)
-        return 0
-    return _report(args, argv)
+def run_stats(args: argparse.Namespace, argv: list[str]) -> int:
+    """``sqlequiv stats``: the pass rate with its interval, causes, errors and groups."""
+    stats = run_statistics(_records(args.results), by=args.by, confidence=args.confidence)
+    _print(stats, args.json, render_run_statistics)
+    return 0
 
 
-def _report(args: argparse.Namespace, argv: list[str]) -> int:
+def run_compare(args: argparse.Namespace, argv: list[str]) -> int:
+    """``sqlequiv compare``: run B against run A, paired by item and sample."""
+    run_a = _select(_records(args.run_a), args.select_a)
+    run_b = _select(_records(args.run_b), args.select_b)
+    if args.pair_by == "item":
+        run_a, run_b = _by_item(run_a), _by_item(run_b)
+    comparison = compare_runs(
+        run_a,
+        run_b,
+        score=args.score,
+        confidence=args.confidence,
+        n_resamples=args.resamples,
+        seed=args.seed,
+        label_a=args.labels[0],
+        label_b=args.labels[1],
+    )
+    _print(comparison, args.json, render_comparison)
+    return 0
+
+
+def run_audit_sample(args: argparse.Namespace, argv: list[str]) -> int:
+    """``sqlequiv audit sample``: draw failures (and passes) to review, stratified by cause."""
+    records = _records(args.results)
+    rows = audit_sample(records, args.n, allocation=args.allocation, seed=args.seed,
+                        include_passes=args.passes)  # fmt: skip
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(json.dumps(r, default=str) + "\n" for r in rows), encoding="utf-8")
+    plan = audit_plan(records, args.n, allocation=args.allocation)
+    if args.json:
+        print(json.dumps({**plan, "written": str(out), "rows": len(rows)}, indent=2))
+    else:
+        print(render_audit_plan(plan))
+        print(f"\nwrote {len(rows)} rows to {out}: set false_fail (false_pass for passes) "
+              "to true or false, then run `sqlequiv audit estimate`")  # fmt: skip
+    return 0
+
+
+def run_audit_estimate(args: argparse.Namespace, argv: list[str]) -> int:
+    """``sqlequiv audit estimate``: the corrected pass rate from a labelled sample."""
+    estimate = audit_estimate(
+        _records(args.results), read_labels(args.labels), args.confidence,
+        args.resamples, args.seed,
+    )  # fmt: skip
+    _print(estimate, args.json, render_audit_estimate)
+    return 0
+
+
+def run_report(args: argparse.Namespace, argv: list[str]) -> int:
+    """``sqlequiv report``: a self-contained HTML report (``argv`` is shown as its command)."""
     records = _records(args.results)
     stats = run_statistics(records, by=args.by, confidence=args.confidence)
     audit = None
