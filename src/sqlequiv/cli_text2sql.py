@@ -23,7 +23,8 @@ from sqlequiv.errors import SqlequivError
 from sqlequiv.grading.pools import WorkerStartError
 from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT
 from sqlequiv.text2sql.formats import BenchmarkInputError
-from sqlequiv.text2sql.item import CATEGORIES, Settings
+from sqlequiv.text2sql.item import CATEGORIES
+from sqlequiv.text2sql.item import BenchmarkSettings as Settings
 from sqlequiv.text2sql.run import BACKENDS, grade_benchmark, load_items
 from sqlequiv.text2sql.summary import render_summary
 

@@ -16,11 +16,11 @@ if TYPE_CHECKING:
     from sqlequiv.grading.run import RunResult
 
 
-def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def summarize_grades(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Counts for a run.
 
     Example:
-        >>> s = summarize([{"status": "pass", "proved": True}, {"status": "fail",
+        >>> s = summarize_grades([{"status": "pass", "proved": True}, {"status": "fail",
         ...     "cause": "grain"}, {"status": "anomaly", "item_id": "q9"}])
         >>> s["graded"], s["passed"], s["pass_rate"], s["failures_by_cause"]
         (2, 1, 0.5, {'grain': 1})

@@ -48,7 +48,7 @@ class ReportData:
 
     ``statistics`` is the run statistics (pass rate and its interval, counts by
     cause and kind, groups); keys it lacks are filled from ``records`` where
-    they can be counted (see :func:`sqlequiv.grading.summary.summarize`), and
+    they can be counted (see :func:`sqlequiv.grading.summary.summarize_grades`), and
     intervals it lacks are simply not drawn. ``records`` are result records as
     written by ``sqlequiv grade``. ``audit`` and ``comparison`` add their
     sections when given. ``anomalies`` are item anomalies (``anomalies.json``'s
@@ -226,9 +226,9 @@ def _statistics(data: ReportData) -> dict[str, Any]:
     """``data.statistics``, with the counts it lacks taken from the records."""
     stats = dict(data.statistics or {})
     if data.records:
-        from sqlequiv.grading.summary import summarize
+        from sqlequiv.grading.summary import summarize_grades
 
-        for key, value in summarize(data.records).items():
+        for key, value in summarize_grades(data.records).items():
             stats.setdefault(key, value)
     return stats
 

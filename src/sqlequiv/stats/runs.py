@@ -4,7 +4,7 @@ A pass rate from a results file is a proportion over (item, sample) pairs,
 and it is reported with a Wilson interval (:func:`~sqlequiv.stats.intervals.wilson`).
 Anomalous pairs (the item itself is broken) are neither passes nor failures
 and are left out of every rate; a candidate that errors or stays unknown
-counts as not passed, as in :func:`sqlequiv.grading.summary.summarize`.
+counts as not passed, as in :func:`sqlequiv.grading.summary.summarize_grades`.
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ RECORD_KEYS = (
 
 
 @dataclass(frozen=True)
-class Settings:
+class BenchmarkSettings:
     """How a run grades its items (sent to every worker, so plain picklable data)."""
 
     benchmark: Benchmark
@@ -176,7 +176,7 @@ class _Database:
 class ItemGrader:
     """Grades items of one run; caches each database's schema, sample rows and DDL."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: BenchmarkSettings) -> None:
         self.settings = settings
         self._databases: dict[str, _Database] = {}
 
@@ -493,7 +493,7 @@ def evidence_sentence(evidence: Mapping[str, Any]) -> str:
 
 
 def failed_record(
-    settings: Settings,
+    settings: BenchmarkSettings,
     item: BenchmarkItem,
     exec_result: Mapping[str, Any] | None,
     kind: str,

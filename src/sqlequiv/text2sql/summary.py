@@ -95,7 +95,7 @@ def _rates(records: list[Mapping[str, Any]], confidence: float) -> dict[str, Any
     }
 
 
-def summarize(
+def summarize_benchmark(
     records: Iterable[Mapping[str, Any]],
     *,
     benchmark: str | None = None,
@@ -104,7 +104,7 @@ def summarize(
     """The machine-readable summary of a run's records.
 
     Example:
-        >>> s = summarize([
+        >>> s = summarize_benchmark([
         ...     {"index": 0, "exec_match": True, "verdict": "not_equivalent",
         ...      "category": "false_pass", "cause": "missing_rows"},
         ...     {"index": 1, "exec_match": False, "verdict": "equivalent",
