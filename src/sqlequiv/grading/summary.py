@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sqlequiv.grading.record import as_record
+
 if TYPE_CHECKING:
     from sqlequiv.grading.run import RunResult
 
@@ -31,7 +33,7 @@ def summarize_grades(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     proved = unrefuted = 0
     anomalous_items: set[str] = set()
     items: set[str] = set()
-    for record in records:
+    for record in map(as_record, records):
         kind = str(record.get("status"))
         status[kind] += 1
         items.add(str(record.get("item_id")))

@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sqlequiv._version import __version__
+from sqlequiv.grading.record import as_record
 from sqlequiv.report.assets import CSS, JS, PALETTE, STATUS_COLORS
 
 #: Entries the page renders at once (a "show more" button adds as many again).
@@ -233,8 +234,9 @@ def _statistics(data: ReportData) -> dict[str, Any]:
     return stats
 
 
-def _category(record: Mapping[str, Any]) -> str:
+def _category(raw: Mapping[str, Any]) -> str:
     """What a non-pass record is filed under: its cause, ``error:KIND``, ``unknown``..."""
+    record = as_record(raw)
     status = str(record.get("status"))
     if status == "fail":
         cause = record.get("cause")
@@ -297,7 +299,8 @@ def _counterexample(ce: Any) -> dict[str, Any] | None:
     return _jsonable(out)  # type: ignore[no-any-return]
 
 
-def _entry(record: Mapping[str, Any]) -> dict[str, Any] | None:
+def _entry(raw: Mapping[str, Any]) -> dict[str, Any] | None:
+    record = as_record(raw)
     status = str(record.get("status"))
     if status == "pass":
         return None
@@ -1071,12 +1074,12 @@ def _comparison_section(comparison: Mapping[str, Any]) -> str:
 def _anomalies_section(stats: Mapping[str, Any], data: ReportData) -> str:
     pairs: dict[str, int] = {}
     found: dict[tuple[str, str], dict[str, Any]] = {}
-    for record in data.records:
+    for record in map(as_record, data.records):
         if str(record.get("status")) != "anomaly":
             continue
         item = str(record.get("item_id"))
         pairs[item] = pairs.get(item, 0) + 1
-        anomaly = record.get("anomaly") or {}
+        anomaly: Mapping[str, Any] = record.get("anomaly") or {}
         kind = str(anomaly.get("kind") or "anomaly")
         found.setdefault(
             (item, kind),
