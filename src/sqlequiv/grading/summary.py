@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from sqlequiv.grading.record import as_record
 
@@ -18,7 +18,28 @@ if TYPE_CHECKING:
     from sqlequiv.grading.run import RunResult
 
 
-def summarize_grades(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+class GradeSummary(TypedDict):
+    """What :func:`summarize_grades` returns, key for key, in the order it is printed
+    as JSON (``sqlequiv grade --json``); typed so its readers (the text table, the
+    report, the CLI) cannot misname a count."""
+
+    pairs: int
+    items: int
+    graded: int
+    passed: int
+    pass_rate: float | None
+    proved_passes: int
+    unrefuted_passes: int
+    failed: int
+    failures_by_cause: dict[str, int]
+    unknown: int
+    errors: int
+    errors_by_kind: dict[str, int]
+    anomalous_pairs: int
+    anomalous_items: list[str]
+
+
+def summarize_grades(records: Iterable[Mapping[str, Any]]) -> GradeSummary:
     """Counts for a run.
 
     Example:
@@ -71,7 +92,7 @@ def summarize_grades(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def render_summary(summary: Mapping[str, Any], anomalies: int | None = None) -> str:
+def render_summary(summary: GradeSummary, anomalies: int | None = None) -> str:
     """The summary as an aligned text table."""
     graded = summary["graded"]
     rate = summary["pass_rate"]
