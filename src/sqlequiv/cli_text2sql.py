@@ -26,7 +26,7 @@ from sqlequiv.text2sql.formats import BenchmarkInputError
 from sqlequiv.text2sql.item import CATEGORIES
 from sqlequiv.text2sql.item import BenchmarkSettings as Settings
 from sqlequiv.text2sql.run import BACKENDS, grade_benchmark, load_items
-from sqlequiv.text2sql.summary import render_summary
+from sqlequiv.text2sql.summary import render_benchmark_summary as render_summary
 
 COMMANDS = ("spider", "bird")
 

@@ -92,7 +92,7 @@ def summarize_grades(records: Iterable[Mapping[str, Any]]) -> GradeSummary:
     }
 
 
-def render_summary(summary: GradeSummary, anomalies: int | None = None) -> str:
+def render_grade_summary(summary: GradeSummary, anomalies: int | None = None) -> str:
     """The summary as an aligned text table."""
     graded = summary["graded"]
     rate = summary["pass_rate"]
@@ -131,7 +131,7 @@ def render_run(result: RunResult, out: Path) -> str:
         head += f"; {result.resumed} already in {out.name}"
     if result.workers_replaced:
         head += f"; {result.workers_replaced} workers replaced"
-    lines = [head, "", render_summary(result.summary, len(result.anomalies))]
+    lines = [head, "", render_grade_summary(result.summary, len(result.anomalies))]
     if result.anomalies:
         lines.append("")
         lines.append("item anomalies:")

@@ -26,7 +26,7 @@ from sqlequiv.text2sql.formats import (
 )
 from sqlequiv.text2sql.item import CATEGORIES, BenchmarkSettings, ItemGrader, agreement
 from sqlequiv.text2sql.run import BenchmarkRun, grade_benchmark, load_items
-from sqlequiv.text2sql.summary import render_summary, summarize_benchmark
+from sqlequiv.text2sql.summary import render_benchmark_summary, summarize_benchmark
 
 __all__ = [
     "CATEGORIES",
@@ -43,7 +43,7 @@ __all__ = [
     "load_items",
     "read_bird",
     "read_spider",
-    "render_summary",
+    "render_benchmark_summary",
     "spider_result_eq",
     "summarize_benchmark",
 ]

@@ -256,7 +256,7 @@ def _indexes(indexes: list[Any], limit: int = 30) -> str:
     return shown + (f" ... (+{len(indexes) - limit})" if len(indexes) > limit else "")
 
 
-def render_summary(summary: Mapping[str, Any]) -> str:
+def render_benchmark_summary(summary: Mapping[str, Any]) -> str:
     """The summary as a table a person reads (and can quote)."""
     rule = {"spider": "Spider test-suite rule", "bird": "BIRD rule"}.get(
         str(summary.get("benchmark")), "evaluator's rule"
