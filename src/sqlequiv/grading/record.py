@@ -10,14 +10,78 @@ whose ``matched_reference`` is null says why.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, cast
 
 Status = Literal["pass", "fail", "unknown", "error", "anomaly"]
 STATUSES: tuple[Status, ...] = ("pass", "fail", "unknown", "error", "anomaly")
 
 #: Version of the record layout; bumped when a key changes meaning.
 RECORD_VERSION = 1
+
+
+class ReferenceOutcomeJSON(TypedDict, total=False):
+    """One entry of a record's ``references`` as JSON (:meth:`ReferenceOutcome.to_dict`).
+
+    ``total=False`` because a reader takes lines written by older versions
+    and by hand, which may lack keys; every reader keeps its own default.
+    """
+
+    name: str
+    verdict: str
+    method: str | None
+    cause: str | None
+    detail: str | None
+    fixture: str | None
+    counterexample: dict[str, Any] | None
+    evidence: dict[str, Any]
+
+
+class RecordJSON(TypedDict, total=False):
+    """A record as one line of a results file holds it (:meth:`Record.to_dict`).
+
+    The writer fills every key; the type is ``total=False`` because the
+    readers (``sqlequiv stats``, the report, resuming) take files written
+    before a key existed, and partial records in tests and doctests, and each
+    keeps the default its ``.get`` gives today. Declaring the keys here, next
+    to the writer, lets mypy check the names and value types a reader uses.
+    """
+
+    record_version: int
+    item_id: str
+    sample: int | str
+    reference_kind: str
+    status: Status
+    passed: bool | None
+    proved: bool | None
+    matched_reference: str | None
+    method: str | None
+    cause: str | None
+    detail: str | None
+    counterexample: dict[str, Any] | None
+    references: list[ReferenceOutcomeJSON]
+    fixtures: dict[str, str]
+    predicate: dict[str, Any] | None
+    error: dict[str, Any] | None
+    anomaly: dict[str, Any] | None
+    candidate_sql: str | None
+    candidate_meta: dict[str, Any]
+    item_meta: dict[str, Any]
+    timings: dict[str, float]
+    sqlequiv_version: str | None
+    duplicate_of: int | str | None
+
+
+def as_record(record: Mapping[str, Any]) -> RecordJSON:
+    """``record`` seen as a :class:`RecordJSON`: no copy and no check.
+
+    The one place a mapping of unknown shape (a parsed line, a caller's dict)
+    becomes a typed record: the public readers keep taking any mapping, as
+    they always have, and type the fields they read from here on. Values are
+    not validated, so a reader stays as defensive about them as before.
+    """
+    return cast(RecordJSON, record)
 
 
 @dataclass(frozen=True)
@@ -35,7 +99,7 @@ class ReferenceOutcome:
     counterexample: dict[str, Any] | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ReferenceOutcomeJSON:
         return {
             "name": self.name,
             "verdict": self.verdict,
@@ -101,7 +165,7 @@ class Record:
         """What identifies the pair in a results file (resuming skips it)."""
         return (self.item_id, str(self.sample))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RecordJSON:
         """Every key, always; nulls are written, never dropped."""
         return {
             "record_version": RECORD_VERSION,

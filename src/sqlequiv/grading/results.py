@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from sqlequiv.grading.record import as_record
 from sqlequiv.grading.worker import Task
 from sqlequiv.suite.load import Problem, SuiteError
 from sqlequiv.suite.model import Suite
@@ -104,7 +105,7 @@ def pending_tasks(tasks: list[Task], done: list[dict[str, Any]]) -> list[Task]:
     A record for the same (item, sample) with different SQL means the file
     belongs to another candidates file: that is an error, not a skip.
     """
-    by_key = {(str(r.get("item_id")), str(r.get("sample"))): r for r in done}
+    by_key = {(str(r.get("item_id")), str(r.get("sample"))): r for r in map(as_record, done)}
     problems = []
     todo = []
     for task in tasks:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from sqlequiv.grading.pools import InlinePool, LocalPool, Pool
 from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.results import ResultWriter, pending_tasks, read_candidates, read_results
-from sqlequiv.grading.summary import summarize
+from sqlequiv.grading.summary import GradeSummary, summarize_grades
 from sqlequiv.grading.worker import Settings, Task
 from sqlequiv.suite.load import SuiteDocument, build_suite, read_document
 from sqlequiv.suite.model import Suite
@@ -34,7 +34,7 @@ BACKENDS: tuple[Backend, ...] = ("local", "inline", "ray")
 class RunResult:
     """What a run did: the summary over every record of its candidates, old and new."""
 
-    summary: dict[str, Any]
+    summary: GradeSummary
     graded_now: int
     resumed: int
     anomalies: list[dict[str, Any]]
@@ -129,7 +129,7 @@ def grade_suite(
     records = kept + new_records
     anomalies = [a for i in item_ids for a in audits.get(i, [])]
     return RunResult(
-        summary=summarize(records),
+        summary=summarize_grades(records),
         graded_now=len(new_records),
         resumed=len(kept),
         anomalies=anomalies,

@@ -10,17 +10,40 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from sqlequiv.grading.record import as_record
 
 if TYPE_CHECKING:
     from sqlequiv.grading.run import RunResult
 
 
-def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+class GradeSummary(TypedDict):
+    """What :func:`summarize_grades` returns, key for key, in the order it is printed
+    as JSON (``sqlequiv grade --json``); typed so its readers (the text table, the
+    report, the CLI) cannot misname a count."""
+
+    pairs: int
+    items: int
+    graded: int
+    passed: int
+    pass_rate: float | None
+    proved_passes: int
+    unrefuted_passes: int
+    failed: int
+    failures_by_cause: dict[str, int]
+    unknown: int
+    errors: int
+    errors_by_kind: dict[str, int]
+    anomalous_pairs: int
+    anomalous_items: list[str]
+
+
+def summarize_grades(records: Iterable[Mapping[str, Any]]) -> GradeSummary:
     """Counts for a run.
 
     Example:
-        >>> s = summarize([{"status": "pass", "proved": True}, {"status": "fail",
+        >>> s = summarize_grades([{"status": "pass", "proved": True}, {"status": "fail",
         ...     "cause": "grain"}, {"status": "anomaly", "item_id": "q9"}])
         >>> s["graded"], s["passed"], s["pass_rate"], s["failures_by_cause"]
         (2, 1, 0.5, {'grain': 1})
@@ -31,7 +54,7 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     proved = unrefuted = 0
     anomalous_items: set[str] = set()
     items: set[str] = set()
-    for record in records:
+    for record in map(as_record, records):
         kind = str(record.get("status"))
         status[kind] += 1
         items.add(str(record.get("item_id")))
@@ -69,7 +92,7 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def render_summary(summary: Mapping[str, Any], anomalies: int | None = None) -> str:
+def render_grade_summary(summary: GradeSummary, anomalies: int | None = None) -> str:
     """The summary as an aligned text table."""
     graded = summary["graded"]
     rate = summary["pass_rate"]
@@ -108,7 +131,7 @@ def render_run(result: RunResult, out: Path) -> str:
         head += f"; {result.resumed} already in {out.name}"
     if result.workers_replaced:
         head += f"; {result.workers_replaced} workers replaced"
-    lines = [head, "", render_summary(result.summary, len(result.anomalies))]
+    lines = [head, "", render_grade_summary(result.summary, len(result.anomalies))]
     if result.anomalies:
         lines.append("")
         lines.append("item anomalies:")

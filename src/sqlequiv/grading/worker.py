@@ -10,7 +10,7 @@ process and machine boundaries unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from sqlequiv._version import __version__
 from sqlequiv.errors import InvalidOption
@@ -113,7 +113,12 @@ class Worker:
             predicate_databases=self.settings.predicate_databases,
             executor=engine,
         )
-        return record.to_dict()
+        return _payload(record)
+
+
+def _payload(record: Record) -> dict[str, Any]:
+    """A record as the pipe carries it: one untyped dict, whether a record or an audit's."""
+    return cast("dict[str, Any]", record.to_dict())
 
 
 def failed_result(suite: Suite, task: Task, kind: str, message: str) -> dict[str, Any]:
@@ -129,14 +134,22 @@ def failed_result(suite: Suite, task: Task, kind: str, message: str) -> dict[str
             "counterexample": None,
         }
         return {"anomalies": [anomaly]}
-    return Record(
-        item_id=task.item_id,
-        sample=task.sample,
-        reference_kind=item.reference_kind,
-        status="error",
-        error={"side": "candidate", "kind": kind, "message": message, "line": None, "col": None},
-        candidate_sql=task.sql,
-        candidate_meta=dict(task.meta),
-        item_meta=dict(item.meta),
-        sqlequiv_version=__version__,
-    ).to_dict()
+    return _payload(
+        Record(
+            item_id=task.item_id,
+            sample=task.sample,
+            reference_kind=item.reference_kind,
+            status="error",
+            error={
+                "side": "candidate",
+                "kind": kind,
+                "message": message,
+                "line": None,
+                "col": None,
+            },
+            candidate_sql=task.sql,
+            candidate_meta=dict(task.meta),
+            item_meta=dict(item.meta),
+            sqlequiv_version=__version__,
+        )
+    )

@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sqlequiv._version import __version__
+from sqlequiv.grading.record import as_record
 from sqlequiv.report.assets import CSS, JS, PALETTE, STATUS_COLORS
 
 #: Entries the page renders at once (a "show more" button adds as many again).
@@ -48,7 +49,7 @@ class ReportData:
 
     ``statistics`` is the run statistics (pass rate and its interval, counts by
     cause and kind, groups); keys it lacks are filled from ``records`` where
-    they can be counted (see :func:`sqlequiv.grading.summary.summarize`), and
+    they can be counted (see :func:`sqlequiv.grading.summary.summarize_grades`), and
     intervals it lacks are simply not drawn. ``records`` are result records as
     written by ``sqlequiv grade``. ``audit`` and ``comparison`` add their
     sections when given. ``anomalies`` are item anomalies (``anomalies.json``'s
@@ -226,15 +227,16 @@ def _statistics(data: ReportData) -> dict[str, Any]:
     """``data.statistics``, with the counts it lacks taken from the records."""
     stats = dict(data.statistics or {})
     if data.records:
-        from sqlequiv.grading.summary import summarize
+        from sqlequiv.grading.summary import summarize_grades
 
-        for key, value in summarize(data.records).items():
+        for key, value in summarize_grades(data.records).items():
             stats.setdefault(key, value)
     return stats
 
 
-def _category(record: Mapping[str, Any]) -> str:
+def _category(raw: Mapping[str, Any]) -> str:
     """What a non-pass record is filed under: its cause, ``error:KIND``, ``unknown``..."""
+    record = as_record(raw)
     status = str(record.get("status"))
     if status == "fail":
         cause = record.get("cause")
@@ -297,7 +299,8 @@ def _counterexample(ce: Any) -> dict[str, Any] | None:
     return _jsonable(out)  # type: ignore[no-any-return]
 
 
-def _entry(record: Mapping[str, Any]) -> dict[str, Any] | None:
+def _entry(raw: Mapping[str, Any]) -> dict[str, Any] | None:
+    record = as_record(raw)
     status = str(record.get("status"))
     if status == "pass":
         return None
@@ -1071,12 +1074,12 @@ def _comparison_section(comparison: Mapping[str, Any]) -> str:
 def _anomalies_section(stats: Mapping[str, Any], data: ReportData) -> str:
     pairs: dict[str, int] = {}
     found: dict[tuple[str, str], dict[str, Any]] = {}
-    for record in data.records:
+    for record in map(as_record, data.records):
         if str(record.get("status")) != "anomaly":
             continue
         item = str(record.get("item_id"))
         pairs[item] = pairs.get(item, 0) + 1
-        anomaly = record.get("anomaly") or {}
+        anomaly: Mapping[str, Any] = record.get("anomaly") or {}
         kind = str(anomaly.get("kind") or "anomaly")
         found.setdefault(
             (item, kind),

@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from sqlequiv.grading.record import RecordJSON, as_record
 from sqlequiv.stats.intervals import StatsError, normal_quantile
 from sqlequiv.stats.runs import failure_stratum, record_key, validate_records
 
@@ -303,9 +304,10 @@ def counterexample_summary(record: Mapping[str, Any]) -> dict[str, Any] | None:
         {'database': 'base', 'table_rows': {'t': 2}, 'candidate_rows': 1, 'reference_rows': 2, \
 'missing_rows': 1, 'missing_examples': [[2]], 'extra_rows': 0, 'extra_examples': []}
     """
-    cx = record.get("counterexample")
+    typed = as_record(record)
+    cx = typed.get("counterexample")
     if not isinstance(cx, Mapping):
-        predicate = record.get("predicate")
+        predicate = typed.get("predicate")
         if isinstance(predicate, Mapping) and predicate.get("violated_on"):
             return {"predicate": predicate.get("name"), "violated_on": predicate["violated_on"]}
         return None
@@ -370,9 +372,9 @@ def audit_sample(
     plan = audit_plan(records, n, allocation=allocation, prior_rates=prior_rates, statuses=statuses)
     if include_passes < 0:
         raise StatsError([f"include_passes must be at least 0, got {include_passes}"])
-    by_stratum: dict[str, list[Mapping[str, Any]]] = {}
-    passes: list[Mapping[str, Any]] = []
-    for record in records:
+    by_stratum: dict[str, list[RecordJSON]] = {}
+    passes: list[RecordJSON] = []
+    for record in map(as_record, records):
         stratum = stratum_of(record, statuses)
         if stratum is not None:
             by_stratum.setdefault(stratum, []).append(record)

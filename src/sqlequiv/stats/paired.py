@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from sqlequiv.grading.record import RecordJSON, as_record
 from sqlequiv.stats.intervals import (
     BootstrapMethod,
     StatsError,
@@ -29,11 +30,12 @@ from sqlequiv.stats.runs import lookup, record_key, validate_records
 __all__ = ["compare_runs", "metric_comparison"]
 
 
-def _index(records: Sequence[Mapping[str, Any]], label: str) -> dict[tuple[str, str], Any]:
+def _index(records: Sequence[Mapping[str, Any]], label: str) -> dict[tuple[str, str], RecordJSON]:
+    """The validated records of one run by (item, sample), typed from here on."""
     validate_records(records, what=label)
-    index: dict[tuple[str, str], Mapping[str, Any]] = {}
+    index: dict[tuple[str, str], RecordJSON] = {}
     repeated: Counter[tuple[str, str]] = Counter()
-    for record in records:
+    for record in map(as_record, records):
         key = record_key(record)
         if key in index:
             repeated[key] += 1

@@ -4,7 +4,7 @@ A pass rate from a results file is a proportion over (item, sample) pairs,
 and it is reported with a Wilson interval (:func:`~sqlequiv.stats.intervals.wilson`).
 Anomalous pairs (the item itself is broken) are neither passes nor failures
 and are left out of every rate; a candidate that errors or stays unknown
-counts as not passed, as in :func:`sqlequiv.grading.summary.summarize`.
+counts as not passed, as in :func:`sqlequiv.grading.summary.summarize_grades`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlequiv.grading.record import STATUSES
+from sqlequiv.grading.record import STATUSES, as_record
 from sqlequiv.stats.intervals import StatsError, wilson
 
 __all__ = [
@@ -38,7 +38,8 @@ def record_key(record: Mapping[str, Any]) -> tuple[str, str]:
         >>> record_key({"item_id": "q-1", "sample": 0})
         ('q-1', '0')
     """
-    return (str(record.get("item_id")), str(record.get("sample")))
+    typed = as_record(record)
+    return (str(typed.get("item_id")), str(typed.get("sample")))
 
 
 def _dig(container: Any, name: str) -> tuple[bool, Any]:
@@ -147,9 +148,10 @@ def failure_stratum(record: Mapping[str, Any]) -> str:
         >>> failure_stratum({"status": "fail", "cause": None, "method": "fixture"})
         'unclassified'
     """
-    cause = record.get("cause")
+    typed = as_record(record)
+    cause = typed.get("cause")
     if cause is None:
-        return "predicate" if record.get("method") == "predicate" else "unclassified"
+        return "predicate" if typed.get("method") == "predicate" else "unclassified"
     return str(cause)
 
 
@@ -213,7 +215,7 @@ def run_statistics(
     anomalous_items: set[str] = set()
     samples: Counter[str] = Counter()
     groups: dict[str, dict[str, list[int]]] = {name: {} for name in by}
-    for record in records:
+    for record in map(as_record, records):
         kind = str(record["status"])
         status[kind] += 1
         samples[str(record["item_id"])] += 1

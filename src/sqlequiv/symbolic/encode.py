@@ -62,7 +62,7 @@ from sqlequiv.symbolic.terms import (
 )
 from sqlequiv.symbolic.translate import COMPARISON_OPS
 
-__all__ = ["MAX_ROWS", "BudgetExceeded", "Encoder", "Scope"]
+__all__ = ["MAX_ROWS", "BudgetExceeded", "Encoder", "RowScope"]
 
 
 class BudgetExceeded(Exception):
@@ -97,7 +97,7 @@ class _Group:
 
 
 @dataclass
-class Scope:
+class RowScope:
     """Name resolution for one query level, positioned on one row.
 
     ``level`` counts query nesting (0 for the outermost); a column found in a
@@ -107,13 +107,13 @@ class Scope:
 
     sources: dict[str, _Source]
     level: int
-    parent: Scope | None = None
+    parent: RowScope | None = None
     row: Row | None = None
     group: _Group | None = None
     #: Output aliases of the SELECT (unqualified names in ORDER BY / HAVING).
     outputs: dict[str, exp.Expr] = field(default_factory=dict)
 
-    def at(self, row: Row | None, group: _Group | None = None) -> Scope:
+    def at(self, row: Row | None, group: _Group | None = None) -> RowScope:
         return replace(self, row=row, group=group)
 
 
@@ -122,7 +122,7 @@ class _Frame:
     """The CTEs of one WITH, and the scope its query is evaluated in (for correlated ones)."""
 
     ctes: dict[str, exp.CTE]
-    outer: Scope | None
+    outer: RowScope | None
 
 
 @dataclass
@@ -161,7 +161,7 @@ class Encoder:
         """The relation of a whole query; a LIMIT at its top registers its tie condition."""
         return self.query(node, None, top=True)
 
-    def query(self, node: exp.Expr, outer: Scope | None, *, top: bool = False) -> Relation:
+    def query(self, node: exp.Expr, outer: RowScope | None, *, top: bool = False) -> Relation:
         """The relation of any query node (SELECT, set operation, parenthesized query)."""
         self._tick()
         if isinstance(node, exp.Subquery):
@@ -190,7 +190,7 @@ class Encoder:
             raise Unsupported(f"{key.rstrip('_').upper()} in {type(node).__name__}")
 
     @contextmanager
-    def _with(self, node: exp.Expr, outer: Scope | None) -> Iterator[None]:
+    def _with(self, node: exp.Expr, outer: RowScope | None) -> Iterator[None]:
         """Make the CTEs of ``node``'s WITH visible (MATERIALIZED changes plans, not rows)."""
         with_ = node.args.get("with_")
         if not isinstance(with_, exp.With):
@@ -214,7 +214,7 @@ class Encoder:
 
     # -- SELECT ------------------------------------------------------------------
 
-    def _select(self, node: exp.Select, outer: Scope | None, *, top: bool) -> Relation:
+    def _select(self, node: exp.Select, outer: RowScope | None, *, top: bool) -> Relation:
         self._only(node, _SELECT_ARGS)
         if node.args.get("kind"):
             raise Unsupported(f"SELECT AS {node.args['kind']}")
@@ -252,8 +252,8 @@ class Encoder:
             return self._limit(node, _Ordered(out, tuple(keys)), outer, top=top, by_name=False)
 
     def _contexts(
-        self, node: exp.Select, rel: Relation, scope: Scope
-    ) -> list[tuple[z3.BoolRef, Scope]]:
+        self, node: exp.Select, rel: Relation, scope: RowScope
+    ) -> list[tuple[z3.BoolRef, RowScope]]:
         """One evaluation context per output row: plain rows, or one per group."""
         group = node.args.get("group")
         having = node.args.get("having")
@@ -301,7 +301,7 @@ class Encoder:
     def _sort_key(
         self,
         order: exp.Order,
-        ctx: Scope,
+        ctx: RowScope,
         projections: Sequence[exp.Expr],
         values: tuple[SymValue, ...],
         distinct_: bool,
@@ -319,9 +319,11 @@ class Encoder:
 
     # -- FROM and joins ----------------------------------------------------------
 
-    def _from(self, node: exp.Select, outer: Scope | None, level: int) -> tuple[Scope, Relation]:
+    def _from(
+        self, node: exp.Select, outer: RowScope | None, level: int
+    ) -> tuple[RowScope, Relation]:
         from_ = node.args.get("from_")
-        scope = Scope({}, level, outer)
+        scope = RowScope({}, level, outer)
         if from_ is None:
             if node.args.get("joins"):
                 raise Unsupported("JOIN without FROM")
@@ -339,7 +341,7 @@ class Encoder:
             rel = self._join(rel, right, join, scope)
         return scope, rel
 
-    def _item(self, item: exp.Expr, outer: Scope | None) -> tuple[str, Relation]:
+    def _item(self, item: exp.Expr, outer: RowScope | None) -> tuple[str, Relation]:
         """A FROM item: its alias and its relation (columns renamed by a column alias list)."""
         alias_node = item.args.get("alias")
         alias = item.alias_or_name.lower()
@@ -404,7 +406,7 @@ class Encoder:
             self._cache[id(cte)] = rel
         return rel
 
-    def _derived(self, query: exp.Expr, outer: Scope | None) -> Relation:
+    def _derived(self, query: exp.Expr, outer: RowScope | None) -> Relation:
         return self.query(query, outer)
 
     def _values(self, node: exp.Values) -> Relation:
@@ -415,7 +417,7 @@ class Encoder:
             if width is not None and len(items) != width:
                 raise Unsupported("VALUES rows of different lengths")
             width = len(items)
-            empty = Scope({}, 0)
+            empty = RowScope({}, 0)
             rows.append(Row(TRUE, tuple(self._value(i, empty) for i in items)))
         if not rows:
             raise Unsupported("an empty VALUES list")
@@ -423,7 +425,7 @@ class Encoder:
         names = tuple(f"col{i}" for i in range(width or 0))
         return Relation(names, tuple(rows))
 
-    def _join(self, left: Relation, right: Relation, join: exp.Join, scope: Scope) -> Relation:
+    def _join(self, left: Relation, right: Relation, join: exp.Join, scope: RowScope) -> Relation:
         side = (join.args.get("side") or "").upper()
         kind = (join.args.get("kind") or "").upper()
         if kind not in ("", "INNER", "OUTER", "CROSS"):
@@ -465,7 +467,7 @@ class Encoder:
                 rows.append(Row(alone, pad + rrow.values))
         return Relation(names, tuple(rows))
 
-    def _filter(self, rel: Relation, scope: Scope, condition: exp.Expr) -> Relation:
+    def _filter(self, rel: Relation, scope: RowScope, condition: exp.Expr) -> Relation:
         rows = []
         for row in rel.rows:
             self._tick()
@@ -474,7 +476,9 @@ class Encoder:
 
     # -- set operations ------------------------------------------------------------
 
-    def _set_operation(self, node: exp.SetOperation, outer: Scope | None, *, top: bool) -> Relation:
+    def _set_operation(
+        self, node: exp.SetOperation, outer: RowScope | None, *, top: bool
+    ) -> Relation:
         self._only(node, _SETOP_ARGS)
         with self._with(node, outer):
             left = self.query(node.this, outer)
@@ -497,7 +501,7 @@ class Encoder:
     # -- ORDER BY ... LIMIT ----------------------------------------------------------
 
     def _limit(
-        self, node: exp.Expr, ordered: _Ordered, outer: Scope | None, *, top: bool, by_name: bool
+        self, node: exp.Expr, ordered: _Ordered, outer: RowScope | None, *, top: bool, by_name: bool
     ) -> Relation:
         if not has_limit(node):
             return ordered.relation
@@ -517,18 +521,18 @@ class Encoder:
 
     # -- expressions -----------------------------------------------------------------
 
-    def _translator(self, scope: Scope) -> Translator:
+    def _translator(self, scope: RowScope) -> Translator:
         return Translator(
             lambda column: self._resolve(column, scope), hook=lambda node: self._hook(node, scope)
         )
 
-    def _value(self, node: exp.Expr, scope: Scope) -> SymValue:
+    def _value(self, node: exp.Expr, scope: RowScope) -> SymValue:
         translator = self._translator(scope)
         value = translator.value(node)
         self._errors(translator)
         return value
 
-    def _predicate(self, node: exp.Expr, scope: Scope) -> SymBool:
+    def _predicate(self, node: exp.Expr, scope: RowScope) -> SymBool:
         translator = self._translator(scope)
         truth = translator.predicate(node)
         self._errors(translator)
@@ -540,10 +544,10 @@ class Encoder:
         if translator.errors:
             self.preferences.append(neg(disj(translator.errors)))
 
-    def _resolve(self, column: exp.Column, scope: Scope) -> SymValue:
+    def _resolve(self, column: exp.Column, scope: RowScope) -> SymValue:
         name = column.name.lower()
         table = column.table.lower() if column.table else ""
-        current: Scope | None = scope
+        current: RowScope | None = scope
         while current is not None:
             if table:
                 source = current.sources.get(table)
@@ -560,7 +564,7 @@ class Encoder:
             current = current.parent
         raise Unsupported(f"the column {column.sql()} cannot be resolved")
 
-    def _hook(self, node: exp.Expr, scope: Scope) -> SymValue | SymBool | None:
+    def _hook(self, node: exp.Expr, scope: RowScope) -> SymValue | SymBool | None:
         if isinstance(node, exp.Window):
             raise Unsupported("a window function")
         group = scope.group
@@ -588,7 +592,7 @@ class Encoder:
 
     # -- aggregates --------------------------------------------------------------------
 
-    def _aggregate(self, node: exp.Expr, scope: Scope, group: _Group) -> SymValue:
+    def _aggregate(self, node: exp.Expr, scope: RowScope, group: _Group) -> SymValue:
         condition: exp.Expr | None = None
         if isinstance(node, exp.Filter):
             where = node.expression
@@ -634,7 +638,7 @@ class Encoder:
 
     # -- subqueries ----------------------------------------------------------------------
 
-    def _subquery(self, node: exp.Expr, scope: Scope) -> Relation:
+    def _subquery(self, node: exp.Expr, scope: RowScope) -> Relation:
         """The relation of a subquery evaluated for the current row of ``scope``.
 
         An uncorrelated subquery is encoded once and reused; a correlated one
@@ -656,12 +660,12 @@ class Encoder:
             self._cache[id(query)] = rel
         return rel
 
-    def _exists(self, node: exp.Exists, scope: Scope) -> SymBool:
+    def _exists(self, node: exp.Exists, scope: RowScope) -> SymBool:
         rel = self._subquery(node.this, scope)
         found = disj([r.exists for r in rel.rows])
         return SymBool(found, neg(found))
 
-    def _in(self, node: exp.In, scope: Scope) -> SymBool:
+    def _in(self, node: exp.In, scope: RowScope) -> SymBool:
         self._only(node, {"this", "query"})
         left = node.this
         lefts = list(left.expressions) if isinstance(left, exp.Tuple) else [left]
@@ -675,7 +679,7 @@ class Encoder:
             matches.append(SymBool(conj([row.exists, eq.true]), disj([neg(row.exists), eq.false])))
         return or_(*matches) if matches else SymBool(FALSE, TRUE)
 
-    def _quantified(self, node: exp.Expr, scope: Scope) -> SymBool:
+    def _quantified(self, node: exp.Expr, scope: RowScope) -> SymBool:
         op = COMPARISON_OPS[type(node)]
         quantifier = node.expression
         value = self._value(node.this, scope)
@@ -697,7 +701,7 @@ class Encoder:
             return or_(*parts) if parts else SymBool(FALSE, TRUE)
         return and_(*parts) if parts else SymBool(TRUE, FALSE)
 
-    def _scalar(self, node: exp.Subquery, scope: Scope) -> SymValue:
+    def _scalar(self, node: exp.Subquery, scope: RowScope) -> SymValue:
         rel = self._subquery(node, scope)
         if rel.width != 1:
             raise Unsupported("a scalar subquery with several columns")
@@ -781,7 +785,7 @@ def _walk_level(node: exp.Expr) -> Iterator[exp.Expr]:
         yield from _walk_level(child)
 
 
-def _check_local(arg: exp.Expr, scope: Scope) -> None:
+def _check_local(arg: exp.Expr, scope: RowScope) -> None:
     """An aggregate's argument must read the query it belongs to (outer-only args are not ours)."""
     for column in _walk_level(arg):
         if isinstance(column, exp.Column):

@@ -24,18 +24,18 @@ from sqlequiv.text2sql.formats import (
     read_bird,
     read_spider,
 )
-from sqlequiv.text2sql.item import CATEGORIES, ItemGrader, Settings, agreement
+from sqlequiv.text2sql.item import CATEGORIES, BenchmarkSettings, ItemGrader, agreement
 from sqlequiv.text2sql.run import BenchmarkRun, grade_benchmark, load_items
-from sqlequiv.text2sql.summary import render_summary, summarize
+from sqlequiv.text2sql.summary import render_benchmark_summary, summarize_benchmark
 
 __all__ = [
     "CATEGORIES",
     "BenchmarkInputError",
     "BenchmarkItem",
     "BenchmarkRun",
+    "BenchmarkSettings",
     "ExecMatch",
     "ItemGrader",
-    "Settings",
     "agreement",
     "bird_result_eq",
     "execution_match",
@@ -43,7 +43,7 @@ __all__ = [
     "load_items",
     "read_bird",
     "read_spider",
-    "render_summary",
+    "render_benchmark_summary",
     "spider_result_eq",
-    "summarize",
+    "summarize_benchmark",
 ]

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, cast
 
 from sqlequiv._version import __version__
 from sqlequiv.api import check
@@ -112,8 +112,56 @@ RECORD_KEYS = (
 )
 
 
+class BenchmarkRecordJSON(TypedDict, total=False):
+    """A spider/bird record as one line of its results file holds it (:func:`make_record`).
+
+    The writer fills every key of :data:`RECORD_KEYS`; ``total=False`` because
+    the readers (the summary, resuming) also take older files and partial
+    records, and each keeps the default its ``.get`` gives. Declared next to
+    the writer so mypy checks the names and value types on both sides.
+    """
+
+    record_version: int
+    benchmark: Benchmark
+    index: int
+    question_id: int | str | None
+    db_id: str
+    question: str | None
+    evidence: str | None
+    difficulty: str | None
+    gold: str
+    pred: str
+    gold_source: str
+    pred_source: str
+    exec_match: bool | None
+    exec: dict[str, Any] | None
+    verdict: str
+    method: str | None
+    proved: bool
+    cause: str | None
+    detail: str
+    counterexample: dict[str, Any] | None
+    error: dict[str, Any] | None
+    check_evidence: dict[str, Any]
+    replay: dict[str, Any] | None
+    category: Category
+    schema_source: str | None
+    schema_warnings: list[str]
+    timings: dict[str, Any]
+    sqlequiv_version: str
+
+
+def as_benchmark_record(record: Mapping[str, Any]) -> BenchmarkRecordJSON:
+    """``record`` seen as a :class:`BenchmarkRecordJSON`: no copy and no check.
+
+    Where a parsed line or a caller's dict becomes a typed record; the readers
+    keep taking any mapping and stay as defensive about the values as before.
+    """
+    return cast(BenchmarkRecordJSON, record)
+
+
 @dataclass(frozen=True)
-class Settings:
+class BenchmarkSettings:
     """How a run grades its items (sent to every worker, so plain picklable data)."""
 
     benchmark: Benchmark
@@ -176,7 +224,7 @@ class _Database:
 class ItemGrader:
     """Grades items of one run; caches each database's schema, sample rows and DDL."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: BenchmarkSettings) -> None:
         self.settings = settings
         self._databases: dict[str, _Database] = {}
 
@@ -426,7 +474,7 @@ def make_record(
     match = exec_result.get("match") if exec_result is not None else None
     example = verdict.counterexample
     legal = not (replay is not None and replay.get("illegal"))
-    record = {
+    record: BenchmarkRecordJSON = {
         "record_version": RECORD_VERSION,
         "benchmark": benchmark,
         "index": item.index,
@@ -457,7 +505,8 @@ def make_record(
         "sqlequiv_version": __version__,
     }
     assert tuple(record) == RECORD_KEYS
-    return record
+    # The pool's pipe, the results file and the callbacks carry records untyped.
+    return cast("dict[str, Any]", record)
 
 
 def _detail(verdict: Verdict) -> str:
@@ -493,7 +542,7 @@ def evidence_sentence(evidence: Mapping[str, Any]) -> str:
 
 
 def failed_record(
-    settings: Settings,
+    settings: BenchmarkSettings,
     item: BenchmarkItem,
     exec_result: Mapping[str, Any] | None,
     kind: str,

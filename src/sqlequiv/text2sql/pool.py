@@ -28,12 +28,12 @@ from sqlequiv.grading.pools import (
     stop_workers,
 )
 from sqlequiv.text2sql.formats import BenchmarkItem
-from sqlequiv.text2sql.item import ItemGrader, Settings, failed_record
+from sqlequiv.text2sql.item import BenchmarkSettings, ItemGrader, failed_record
 
 Result = tuple[BenchmarkItem, dict[str, Any]]
 
 
-class Pool(Protocol):
+class BenchmarkPool(Protocol):
     """Grades items and yields each with its record, as they complete."""
 
     def run(self, items: Iterable[BenchmarkItem]) -> Iterator[Result]: ...
@@ -41,10 +41,10 @@ class Pool(Protocol):
     def close(self) -> None: ...
 
 
-class InlinePool:
+class InlineBenchmarkPool:
     """Items one after the other in this process (no isolation; for tests and libraries)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: BenchmarkSettings) -> None:
         self.grader = ItemGrader(settings)
         self.replaced = 0
 
@@ -56,7 +56,7 @@ class InlinePool:
         pass
 
 
-def _serve(conn: multiprocessing.connection.Connection, settings: Settings) -> None:
+def _serve(conn: multiprocessing.connection.Connection, settings: BenchmarkSettings) -> None:
     """A worker process: grade items until told to stop."""
     # Ctrl-C reaches the whole process group; the parent decides what happens.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -85,10 +85,10 @@ class _Slot:
     exec_result: dict[str, Any] | None = None
 
 
-class LocalPool:
+class LocalBenchmarkPool:
     """``workers`` processes, each with its own caches and SQLite connections."""
 
-    def __init__(self, settings: Settings, workers: int | None = None) -> None:
+    def __init__(self, settings: BenchmarkSettings, workers: int | None = None) -> None:
         self.settings = settings
         self.workers = max(1, workers or os.cpu_count() or 1)
         self._context = multiprocessing.get_context("spawn")

@@ -24,9 +24,9 @@ from sqlequiv.text2sql.formats import (
     read_bird,
     read_spider,
 )
-from sqlequiv.text2sql.item import Settings
-from sqlequiv.text2sql.pool import InlinePool, LocalPool, Pool
-from sqlequiv.text2sql.summary import summarize
+from sqlequiv.text2sql.item import BenchmarkSettings
+from sqlequiv.text2sql.pool import BenchmarkPool, InlineBenchmarkPool, LocalBenchmarkPool
+from sqlequiv.text2sql.summary import summarize_benchmark
 
 Backend = Literal["local", "inline"]
 BACKENDS: tuple[Backend, ...] = ("local", "inline")
@@ -97,7 +97,7 @@ def pending_items(
 
 def grade_benchmark(
     items: list[BenchmarkItem],
-    settings: Settings,
+    settings: BenchmarkSettings,
     out: str | Path,
     *,
     backend: Backend = "local",
@@ -124,7 +124,9 @@ def grade_benchmark(
     todo, kept = pending_items(items, previous, settings.benchmark)
     if on_start is not None:
         on_start(len(todo))
-    pool: Pool = InlinePool(settings) if backend == "inline" else LocalPool(settings, jobs)
+    pool: BenchmarkPool = (
+        InlineBenchmarkPool(settings) if backend == "inline" else LocalBenchmarkPool(settings, jobs)
+    )
     writer = ResultWriter(out)
     new: list[dict[str, Any]] = []
     interrupted = False
@@ -142,7 +144,7 @@ def grade_benchmark(
         pool.close()
     records = sorted(kept + new, key=lambda r: int(r["index"]))
     return BenchmarkRun(
-        summary=summarize(records, benchmark=settings.benchmark, confidence=confidence),
+        summary=summarize_benchmark(records, benchmark=settings.benchmark, confidence=confidence),
         records=records,
         graded_now=len(new),
         resumed=len(kept),

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlequiv.stats.intervals import wilson
-from sqlequiv.text2sql.item import CATEGORIES
+from sqlequiv.text2sql.item import CATEGORIES, BenchmarkRecordJSON, as_benchmark_record
 
 #: BIRD's difficulty levels, in its evaluator's order.
 _DIFFICULTIES = ("simple", "moderate", "challenging")
@@ -58,7 +58,7 @@ def _rate(successes: int, n: int, confidence: float) -> dict[str, Any]:
     }
 
 
-def _verdict(record: Mapping[str, Any]) -> str:
+def _verdict(record: BenchmarkRecordJSON) -> str:
     """The verdict, with a counterexample that breaks a constraint of the real database
     (``replay.illegal``) counted as no refutation."""
     verdict = str(record.get("verdict"))
@@ -68,7 +68,7 @@ def _verdict(record: Mapping[str, Any]) -> str:
     return verdict
 
 
-def _corrected_pass(record: Mapping[str, Any]) -> bool:
+def _corrected_pass(record: BenchmarkRecordJSON) -> bool:
     verdict = _verdict(record)
     if verdict == "equivalent":
         return True
@@ -77,7 +77,7 @@ def _corrected_pass(record: Mapping[str, Any]) -> bool:
     return record.get("exec_match") is True
 
 
-def _rates(records: list[Mapping[str, Any]], confidence: float) -> dict[str, Any]:
+def _rates(records: list[BenchmarkRecordJSON], confidence: float) -> dict[str, Any]:
     n = len(records)
     return {
         "execution_accuracy": _rate(
@@ -95,7 +95,7 @@ def _rates(records: list[Mapping[str, Any]], confidence: float) -> dict[str, Any
     }
 
 
-def summarize(
+def summarize_benchmark(
     records: Iterable[Mapping[str, Any]],
     *,
     benchmark: str | None = None,
@@ -104,7 +104,7 @@ def summarize(
     """The machine-readable summary of a run's records.
 
     Example:
-        >>> s = summarize([
+        >>> s = summarize_benchmark([
         ...     {"index": 0, "exec_match": True, "verdict": "not_equivalent",
         ...      "category": "false_pass", "cause": "missing_rows"},
         ...     {"index": 1, "exec_match": False, "verdict": "equivalent",
@@ -116,7 +116,7 @@ def summarize(
         >>> s["false_passes"], s["false_fails"]
         ([0], [1])
     """
-    rows = sorted(records, key=lambda r: int(r.get("index") or 0))
+    rows = sorted(map(as_benchmark_record, records), key=lambda r: int(r.get("index") or 0))
     categories = Counter(str(r.get("category")) for r in rows)
     table: dict[str, dict[str, int]] = {
         key: dict.fromkeys(_VERDICTS, 0) for key in ("pass", "fail", "not_scored")
@@ -194,7 +194,7 @@ def _replay_key(replay: Any) -> str:
     return "not_replayed"
 
 
-def _exec_counts(rows: list[Mapping[str, Any]]) -> dict[str, int]:
+def _exec_counts(rows: list[BenchmarkRecordJSON]) -> dict[str, int]:
     counts: Counter[str] = Counter()
     for r in rows:
         info = r.get("exec") or {}
@@ -222,7 +222,7 @@ def _exec_counts(rows: list[Mapping[str, Any]]) -> dict[str, int]:
     return {k: counts.get(k, 0) for k in keys}
 
 
-def _by_difficulty(rows: list[Mapping[str, Any]], confidence: float) -> dict[str, Any]:
+def _by_difficulty(rows: list[BenchmarkRecordJSON], confidence: float) -> dict[str, Any]:
     levels = [str(r.get("difficulty")) for r in rows if r.get("difficulty") is not None]
     if not levels:
         return {}
@@ -256,7 +256,7 @@ def _indexes(indexes: list[Any], limit: int = 30) -> str:
     return shown + (f" ... (+{len(indexes) - limit})" if len(indexes) > limit else "")
 
 
-def render_summary(summary: Mapping[str, Any]) -> str:
+def render_benchmark_summary(summary: Mapping[str, Any]) -> str:
     """The summary as a table a person reads (and can quote)."""
     rule = {"spider": "Spider test-suite rule", "bird": "BIRD rule"}.get(
         str(summary.get("benchmark")), "evaluator's rule"
