@@ -23,9 +23,9 @@ from sqlequiv.cli.options import add_check_options, interrupted, options_from
 from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT
 from sqlequiv.text2sql.formats import BenchmarkInputError
 from sqlequiv.text2sql.item import CATEGORIES
-from sqlequiv.text2sql.item import BenchmarkSettings as Settings
+from sqlequiv.text2sql.item import BenchmarkSettings
 from sqlequiv.text2sql.run import BACKENDS, grade_benchmark, load_items
-from sqlequiv.text2sql.summary import render_benchmark_summary as render_summary
+from sqlequiv.text2sql.summary import render_benchmark_summary
 
 
 def add_parsers(sub: Any) -> None:
@@ -94,7 +94,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--timeout",
         type=float,
-        default=Settings.item_timeout,
+        default=BenchmarkSettings.item_timeout,
         help="wall-clock limit per item, s (the worker is replaced)",
     )
     p.add_argument(
@@ -120,7 +120,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--seed-rows",
         type=int,
-        default=Settings.seed_rows,
+        default=BenchmarkSettings.seed_rows,
         help="rows per table of the real database that seed the search",
     )
     p.add_argument(
@@ -181,13 +181,13 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> int:
             f"graded {result.graded_now} items in {result.seconds:.1f} s ({rate:.2f} items/s"
             f"{resumed}); records in {args.out}\n"
         )
-        print(render_summary(result.summary))
+        print(render_benchmark_summary(result.summary))
     if result.interrupted:
         return interrupted(result.graded_now, args.out)
     return 0
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def _settings(args: argparse.Namespace) -> BenchmarkSettings:
     problems = []
     if args.jobs is not None and args.jobs < 1:
         problems.append(f"--jobs={args.jobs} must be at least 1")
@@ -204,7 +204,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     if problems:
         raise BenchmarkInputError(problems)
     options = options_from(args)
-    return Settings(
+    return BenchmarkSettings(
         benchmark=args.command,
         db_dir=os.fspath(args.db),
         tables_json=args.table,
