@@ -22,8 +22,7 @@ from sqlequiv._version import __version__
 from sqlequiv.cli.options import add_check_options, interrupted, options_from
 from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT
 from sqlequiv.text2sql.formats import BenchmarkInputError
-from sqlequiv.text2sql.item import CATEGORIES
-from sqlequiv.text2sql.item import BenchmarkSettings
+from sqlequiv.text2sql.item import CATEGORIES, BenchmarkSettings
 from sqlequiv.text2sql.run import BACKENDS, grade_benchmark, load_items
 from sqlequiv.text2sql.summary import render_benchmark_summary
 
