@@ -17,12 +17,10 @@ query, on a private in-memory DuckDB, for the names of DuckDB's functions.
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-import duckdb
 import sqlglot
 from sqlglot import TokenType, exp
 from sqlglot.errors import OptimizeError, ParseError, SqlglotError, TokenError
@@ -30,6 +28,18 @@ from sqlglot.schema import normalize_name
 
 from sqlequiv.errors import QueryError, Side
 from sqlequiv.parse_cost import parse_cost
+from sqlequiv.policy.catalogues import duckdb_functions, engine_for, sqlite_functions
+from sqlequiv.policy.functions import (
+    FORBIDDEN_FUNCTION_PREFIXES,
+    FORBIDDEN_FUNCTIONS,
+    MAX_BUILT_SIZE,
+    SIZED_FUNCTIONS,
+    TABLE_FUNCTION_NODES,
+    TABLE_FUNCTIONS,
+    function_names,
+    is_forbidden,
+    numeric_constant,
+)
 from sqlequiv.qualify import annotate_query, qualify_query, to_duckdb, translated_functions
 from sqlequiv.schema.model import Schema
 
@@ -40,115 +50,6 @@ __all__ = [
     "GuardedQuery",
     "guard_query",
 ]
-
-#: Functions that read files or URLs, reach other databases, run SQL given as a
-#: string, or expose the process environment, secrets or settings. Matched by
-#: lower-cased name in any position (scalar or FROM). DuckDB also disables
-#: external access at run time; this list is what lets us refuse *before*
-#: executing, with a message that names the call.
-FORBIDDEN_FUNCTIONS: frozenset[str] = frozenset(
-    {
-        # probes of the engine's configuration and of sqlequiv's own state
-        "current_setting",
-        "getvariable",
-        "setvariable",
-        # file and URL readers
-        "read_csv",
-        "read_csv_auto",
-        "read_parquet",
-        "parquet_scan",
-        "parquet_metadata",
-        "parquet_schema",
-        "parquet_file_metadata",
-        "parquet_kv_metadata",
-        "read_json",
-        "read_json_auto",
-        "read_json_objects",
-        "read_json_objects_auto",
-        "read_ndjson",
-        "read_ndjson_auto",
-        "read_ndjson_objects",
-        "read_text",
-        "read_blob",
-        "read_xlsx",
-        "glob",
-        "sniff_csv",
-        "st_read",
-        "st_readosm",
-        "st_readshp",
-        "http_get",
-        "http_post",
-        # other databases and lakehouse formats
-        "iceberg_scan",
-        "iceberg_metadata",
-        "iceberg_snapshots",
-        "delta_scan",
-        "sqlite_scan",
-        "sqlite_attach",
-        "postgres_scan",
-        "postgres_attach",
-        "postgres_query",
-        "postgres_execute",
-        "mysql_scan",
-        "mysql_query",
-        "mysql_execute",
-        "arrow_scan",
-        "pandas_scan",
-        # SQL given as a string escapes every check in this module
-        "query",
-        "query_table",
-        "json_execute_serialized_sql",
-        # process environment, secrets, extensions, side effects
-        "getenv",
-        "duckdb_secrets",
-        "which_secret",
-        "load_extension",
-        "install_extension",
-        # SQLite: loads code, or (in the shell's extensions) reads and writes files
-        "fts3_tokenizer",
-        "readfile",
-        "writefile",
-        "edit",
-        "load_aws_credentials",
-        "write_log",
-        "checkpoint",
-        "force_checkpoint",
-        "dbgen",
-        "dsdgen",
-        "shell",
-        "system",
-    }
-)
-
-#: Name prefixes of whole families of such functions (``pragma_table_info``,
-#: ``duckdb_settings``, ``read_...`` readers added by future extensions).
-FORBIDDEN_FUNCTION_PREFIXES: tuple[str, ...] = (
-    "read_",
-    "parquet_",
-    "pragma_",
-    "duckdb_",
-    "ducklake_",
-    "iceberg_",
-    "delta_",
-    "sqlite_",
-    "postgres_",
-    "mysql_",
-    "arrow_",
-    "st_read",
-    "http_",
-)
-
-#: The only table-valued functions allowed in FROM: they compute rows from
-#: their arguments and touch nothing outside the query.
-TABLE_FUNCTIONS: frozenset[str] = frozenset({"range", "generate_series", "unnest"})
-
-# sqlglot's own nodes for the allowed table functions (Postgres' generate_series
-# parses into a dedicated "exploding" variant).
-_TABLE_FUNCTION_NODES: tuple[type[exp.Expr], ...] = (
-    exp.GenerateSeries,
-    exp.ExplodingGenerateSeries,
-    exp.Unnest,
-)
 
 # Statements and clauses that write, change session state, or are not queries.
 # Searched for anywhere in the tree, so a data-modifying CTE
@@ -280,12 +181,6 @@ _WINDOW_ONLY: tuple[type[exp.Expr], ...] = (exp.FirstValue, exp.LastValue, exp.N
 # Nodes between a window function and its OVER: FIRST_VALUE(x) IGNORE NULLS OVER (...).
 _WINDOW_WRAPPERS: tuple[type[exp.Expr], ...] = (exp.IgnoreNulls, exp.RespectNulls, exp.Filter)
 
-# Functions DuckDB accepts that its catalog (duckdb_functions()) does not list,
-# because its parser treats them as special forms.
-_DUCKDB_SPECIAL_FORMS = frozenset(
-    {"coalesce", "columns", "grouping", "grouping_id", "try", "unpack", "row", "struct"}
-)
-
 # Calcite's names for the columns of a VALUES list: EXPR$0, EXPR$1, ...
 _CALCITE_VALUES_COLUMN = re.compile(r"expr\$(\d+)", re.IGNORECASE)
 
@@ -412,8 +307,6 @@ def guard_query(
         ...     print(err.kind)
         not_read_only
     """
-    from sqlequiv.execute import engine_for  # the executor imports this module's users
-
     engine = engine or engine_for(dialect)
     try:
         return _guard(
@@ -556,9 +449,7 @@ def _check_is_precedence(root: exp.Expr, text: str, dialect: str, side: Side) ->
         )
 
 
-def sqlite_string_identifiers(
-    root: exp.Expression, schema: Schema, text: str
-) -> exp.Expression:
+def sqlite_string_identifiers(root: exp.Expression, schema: Schema, text: str) -> exp.Expression:
     """Read SQLite's double-quoted strings as strings.
 
     SQLite takes ``"Bob"`` for an identifier when a column of that name is in
@@ -896,10 +787,10 @@ class _Checker:
         for node in root.walk():
             if not isinstance(node, exp.Func):
                 continue
-            names = _function_names(node)
-            if _SIZED_FUNCTIONS.intersection(names) and not _in_table_position(node):
+            names = function_names(node)
+            if SIZED_FUNCTIONS.intersection(names) and not _in_table_position(node):
                 for arg in node.iter_expressions():
-                    size = _numeric_constant(arg)
+                    size = numeric_constant(arg)
                     if size is not None and abs(size) > MAX_BUILT_SIZE:
                         raise self.error(
                             "resource_limit",
@@ -908,7 +799,7 @@ class _Checker:
                             f'(found "{self.snippet(node)}")',
                             node,
                         )
-            forbidden = next((n for n in names if _is_forbidden(n)), None)
+            forbidden = next((n for n in names if is_forbidden(n)), None)
             if forbidden is not None:
                 raise self.error(
                     "forbidden_function",
@@ -918,7 +809,7 @@ class _Checker:
                     keyword=forbidden,
                 )
             if _in_table_position(node) and not (
-                isinstance(node, _TABLE_FUNCTION_NODES) or TABLE_FUNCTIONS.intersection(names)
+                isinstance(node, TABLE_FUNCTION_NODES) or TABLE_FUNCTIONS.intersection(names)
             ):
                 allowed = ", ".join(sorted(TABLE_FUNCTIONS))
                 raise self.error(
@@ -975,10 +866,8 @@ class _Checker:
     def known_functions(self) -> frozenset[str]:
         """Names of the functions the engine that runs the query has."""
         if self.engine == "sqlite":
-            from sqlequiv.execute.sqlite_engine import sqlite_functions
-
             return sqlite_functions()
-        return _duckdb_functions()
+        return duckdb_functions()
 
     # -- constructs without a meaning to execute --------------------------------
 
@@ -1510,15 +1399,6 @@ def _has_over(node: exp.Expr) -> bool:
     return isinstance(node.parent, exp.Window) and node.arg_key == "this"
 
 
-@functools.cache
-def _duckdb_functions() -> frozenset[str]:
-    """Lower-cased names of every function and macro DuckDB has (read once, cached)."""
-    with duckdb.connect(":memory:", config={"enable_external_access": False, "threads": 1}) as con:
-        rows = con.execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()")
-        names = {str(row[0]) for row in rows.fetchall()}
-    return frozenset(names) | _DUCKDB_SPECIAL_FORMS
-
-
 def _find_column(
     root: exp.Expr, name: str, table: str | None, where: tuple[int, int] | None
 ) -> exp.Column | None:
@@ -1540,55 +1420,9 @@ def _named_selects(query: exp.Expr) -> list[str]:
     return list(query.named_selects) if isinstance(query, exp.Query) else []
 
 
-def _function_names(node: exp.Func) -> list[str]:
-    """Lower-cased names a function node may stand for."""
-    if isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc, exp.ParameterizedAgg)):
-        return [node.name.lower()]  # functions sqlglot does not know keep their own name
-    return [name.lower() for name in type(node).sql_names()]
-
-
 #: Largest syntax tree analysed (``too_complex`` beyond). The largest query of the
 #: peers' 1,635 benchmark queries has 280 nodes; a 1,000-term OR chain has about 5,000.
 MAX_NODES = 5_000
-#: Largest constant count or length a scalar function may build from (``resource_limit``).
-MAX_BUILT_SIZE = 1_000_000
-#: Scalar functions whose arguments size a value DuckDB builds in memory at once.
-_SIZED_FUNCTIONS = frozenset(
-    {"repeat", "range", "generate_series", "lpad", "rpad", "list_resize", "array_resize"}
-)
-
-
-def _numeric_constant(node: exp.Expr) -> float | None:
-    """The value of a numeric literal (or its negation), else None."""
-    negative = isinstance(node, exp.Neg)
-    inner = node.this if negative else node
-    if isinstance(inner, exp.Paren):
-        return _numeric_constant(inner.this)
-    if not (isinstance(inner, exp.Literal) and not inner.is_string):
-        return None
-    try:
-        value = float(inner.this)
-    except ValueError:
-        return None
-    return -value if negative else value
-
-
-def forbidden_function_in(node: exp.Expr) -> str | None:
-    """The name of the first forbidden function called in ``node``, or None.
-
-    Example:
-        >>> forbidden_function_in(sqlglot.parse_one("b <> getenv('HOME')"))
-        'getenv'
-    """
-    for func in node.find_all(exp.Func):
-        name = next((n for n in _function_names(func) if _is_forbidden(n)), None)
-        if name is not None:
-            return name
-    return None
-
-
-def _is_forbidden(name: str) -> bool:
-    return name in FORBIDDEN_FUNCTIONS or name.startswith(FORBIDDEN_FUNCTION_PREFIXES)
 
 
 def _in_table_position(node: exp.Expr) -> bool:
