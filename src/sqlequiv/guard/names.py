@@ -161,6 +161,8 @@ class NameChecks(CheckerBase):
     def _known_tables(self) -> str:
         return _listing(sorted(self.tables.values())) or "none"
 
+    # -- columns ---------------------------------------------------------------
+
     def column_error(self, root: exp.Expr, exc: OptimizeError) -> QueryError:
         message = _one_line(str(exc))
         position = _OPTIMIZE_POSITION.search(message)
