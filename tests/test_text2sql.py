@@ -818,3 +818,25 @@ def test_bundled_example_is_current(tmp_path: Path) -> None:
         bundled.close()
     items = read_spider(example / "gold.sql", example / "pred.sql")
     assert len(items) == len(module.PAIRS)
+
+
+def test_execution_match_connections_have_the_executors_limits() -> None:
+    """The execution match and the SQLite executor share one hardening (SQL length too)."""
+    from sqlequiv.execute.sqlite_engine import SQLiteExecutor
+    from sqlequiv.execute.sqlite_sandbox import MAX_VALUE_BYTES
+    from sqlequiv.text2sql.execmatch import memory_connection
+
+    con = memory_connection()
+    executor = SQLiteExecutor(timeout=1.0)
+    try:
+        for limit in (
+            sqlite3.SQLITE_LIMIT_ATTACHED,
+            sqlite3.SQLITE_LIMIT_LENGTH,
+            sqlite3.SQLITE_LIMIT_SQL_LENGTH,
+        ):
+            assert con.getlimit(limit) == executor._con.getlimit(limit)
+        assert con.getlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH) == MAX_VALUE_BYTES
+        with pytest.raises(sqlite3.DataError):
+            con.execute("SELECT 1 " + " " * MAX_VALUE_BYTES)
+    finally:
+        con.close()

@@ -13,6 +13,7 @@ from sqlequiv.errors import QueryFailed
 from sqlequiv.execute.base import Executor
 from sqlequiv.execute.duckdb_engine import DuckDBExecutor, sandboxed_connection
 from sqlequiv.execute.sqlite_engine import SQLiteExecutor
+from sqlequiv.policy.catalogues import engine_for
 
 __all__ = [
     "DuckDBExecutor",
@@ -44,8 +45,3 @@ def shared_executor(timeout: float, dialect: str = "duckdb") -> Executor:
         executors[engine] = executor
     executor.timeout = timeout
     return executor
-
-
-def engine_for(dialect: str) -> str:
-    """The engine that runs queries written in ``dialect``: "sqlite" or "duckdb"."""
-    return "sqlite" if dialect.lower() == "sqlite" else "duckdb"

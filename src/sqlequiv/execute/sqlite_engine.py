@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-import functools
 import math
 import sqlite3
 import time
@@ -38,33 +37,12 @@ from typing import Any
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed, SchemaError
 from sqlequiv.execute.base import MAX_STAGED, first_line
+from sqlequiv.execute.sqlite_sandbox import harden
+from sqlequiv.policy.catalogues import DENIED_FUNCTIONS
 from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Column, Schema
 from sqlequiv.schema.model import quote_identifier as _q
 
-#: SQL functions a query may never call, even if this SQLite build has them:
-#: they load code, read or write files, or corrupt memory when misused.
-DENIED_FUNCTIONS: frozenset[str] = frozenset(
-    {
-        "load_extension",
-        "fts3_tokenizer",
-        "readfile",
-        "writefile",
-        "edit",
-        "lsmode",
-        "zipfile",
-        "sqlar_compress",
-        "sqlar_uncompress",
-        "sqlite_dbpage",
-        "sqlite_dbdata",
-        "sqlite_dbptr",
-    }
-)
-
-#: Largest string or blob a query may build (``SQLITE_LIMIT_LENGTH``).
-MAX_VALUE_BYTES = 10_000_000
-#: Process-wide SQLite heap limit; past it an allocation fails with "out of memory".
-HEAP_LIMIT_BYTES = 1 << 30
 #: Virtual-machine instructions between two deadline checks.
 _PROGRESS_STEPS = 2_000
 
@@ -99,7 +77,7 @@ class SQLiteExecutor:
         # check_same_thread=False: the owner is one thread (see shared_executor), but the
         # grading pool may build it in one thread and use it in another.
         self._con = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        _harden(self._con)
+        harden(self._con)
         self._tables: frozenset[str] = frozenset()
         self._schema: Schema | None = None
         self._staged: dict[int, Database] = {}
@@ -306,41 +284,3 @@ def sqlite_value(value: Any) -> Any:
     if isinstance(value, uuid.UUID):
         return str(value)
     return str(value)
-
-
-def _harden(con: sqlite3.Connection) -> None:
-    """Limits that hold for every statement run on ``con``."""
-    con.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
-    con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
-    con.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_VALUE_BYTES)
-    if hasattr(con, "enable_load_extension"):
-        con.enable_load_extension(False)
-    con.execute("PRAGMA temp_store = MEMORY")
-    con.execute("PRAGMA trusted_schema = OFF")
-    # Process-wide, over SQLite's own allocations only (setting it again is harmless).
-    con.execute(f"PRAGMA hard_heap_limit = {HEAP_LIMIT_BYTES}")
-
-
-@functools.cache
-def sqlite_functions() -> frozenset[str]:
-    """Names of the SQL functions this build of SQLite has (lower case), less the denied ones."""
-    con = sqlite3.connect(":memory:")
-    try:
-        names = {str(n).lower() for (n,) in con.execute("SELECT name FROM pragma_function_list")}
-    except sqlite3.Error:  # a build without the introspection pragmas: the core set
-        names = set(_CORE_FUNCTIONS.split())
-    finally:
-        con.close()
-    return frozenset(names - DENIED_FUNCTIONS)
-
-
-#: SQLite's built-in functions, for builds without ``pragma_function_list``.
-_CORE_FUNCTIONS = """
-abs char coalesce concat concat_ws format glob hex ifnull iif instr length like likelihood
-likely lower ltrim max min nullif octet_length printf quote random randomblob replace round
-rtrim sign soundex sqlite_version substr substring trim typeof unhex unicode unlikely upper
-zeroblob avg count group_concat string_agg sum total date time datetime julianday unixepoch
-strftime timediff row_number rank dense_rank percent_rank cume_dist ntile lag lead
-first_value last_value nth_value acos acosh asin asinh atan atan2 atanh ceil ceiling cos cosh
-degrees exp floor ln log log10 log2 mod pi pow power radians sin sinh sqrt tan tanh trunc
-"""

@@ -25,7 +25,6 @@ file's content name the file.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Hashable, Mapping, Sequence
@@ -34,8 +33,10 @@ from pathlib import Path
 import yaml
 
 from sqlequiv.errors import SchemaError
+from sqlequiv.policy.functions import forbidden_function_in
 from sqlequiv.schema.catalog import read_duckdb_catalog
 from sqlequiv.schema.ddl import parse_ddl
+from sqlequiv.schema.jsontext import load_json_text
 from sqlequiv.schema.mapping import parse_mapping
 from sqlequiv.schema.model import Schema
 from sqlequiv.schema.spider import is_tables_json, read_tables_json
@@ -90,8 +91,6 @@ def _screened(schema: Schema) -> Schema:
     CHECK constraints are executed (the constraint checks run them as SQL), so they may
     call nothing a query could not: no file readers, no ``getenv``, no ``current_setting``.
     """
-    from sqlequiv.guard import forbidden_function_in  # the guard imports the schema model
-
     for table in schema:
         for check in table.checks:
             name = forbidden_function_in(check)
@@ -185,25 +184,6 @@ def _decode(data: bytes, path: Path) -> str:
             f"{path} is not UTF-8 text (byte {data[err.start]:#04x} at offset {err.start})",
             line=line,
             col=col,
-        ) from err
-
-
-def load_json_text(text: str) -> object:
-    """JSON text as data; duplicate keys and syntax errors raise :class:`SchemaError`."""
-    def no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
-        # json keeps the last of two equal keys; a table defined twice must not vanish.
-        result: dict[str, object] = {}
-        for key, value in pairs:
-            if key in result:
-                raise SchemaError("parse_error", f"duplicate key {key!r} in a JSON object")
-            result[key] = value
-        return result
-
-    try:
-        return json.loads(text, object_pairs_hook=no_duplicates)
-    except json.JSONDecodeError as err:
-        raise SchemaError(
-            "parse_error", f"invalid JSON: {err.msg}", line=err.lineno, col=err.colno
         ) from err
 
 

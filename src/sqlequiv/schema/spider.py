@@ -53,6 +53,7 @@ from pathlib import Path
 
 from sqlequiv.errors import SchemaError
 from sqlequiv.schema.ddl import At, SchemaDraft
+from sqlequiv.schema.jsontext import load_json_text
 from sqlequiv.schema.model import Schema, sqlite_column_type, sqlite_declared
 from sqlequiv.schema.sqlite_file import is_sqlite_file, read_sqlite_catalog
 
@@ -162,8 +163,6 @@ def benchmark_schema(
 
 
 def _read_json(path: Path) -> object:
-    from sqlequiv.schema.load import load_json_text  # load imports this module
-
     if not path.is_file():
         raise SchemaError("file_not_found", f"no such file: {path}")
     try:

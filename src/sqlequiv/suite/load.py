@@ -43,7 +43,8 @@ import sqlglot
 
 from sqlequiv.errors import PlainError, SchemaError
 from sqlequiv.schema import Schema, load_schema, parse_mapping
-from sqlequiv.schema.load import load_json_text, load_yaml_text
+from sqlequiv.schema.jsontext import load_json_text
+from sqlequiv.schema.load import load_yaml_text
 from sqlequiv.suite.fixtures import FixtureError, rows_database, script_database
 from sqlequiv.suite.model import REFERENCE_KINDS, Fixture, Item, Reference, ReferenceKind, Suite
 

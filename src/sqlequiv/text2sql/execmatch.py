@@ -45,7 +45,8 @@ from sqlglot import TokenType
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import SqlglotError
 
-from sqlequiv.execute.sqlite_engine import DENIED_FUNCTIONS, HEAP_LIMIT_BYTES
+from sqlequiv.execute.sqlite_sandbox import harden
+from sqlequiv.policy.catalogues import DENIED_FUNCTIONS
 
 Rule = Literal["spider", "bird"]
 Row = tuple[Any, ...]
@@ -58,7 +59,6 @@ DEFAULT_MAX_ROWS = 1_000_000
 DEFAULT_MAX_STEPS = 200_000
 #: Virtual-machine instructions between two deadline checks.
 _PROGRESS_STEPS = 1_000
-_MAX_VALUE_BYTES = 10_000_000
 _RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", 33)
 
 
@@ -140,27 +140,15 @@ def open_readonly(path: str | Path, *, lenient_text: bool = False) -> sqlite3.Co
     con = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     if lenient_text:
         con.text_factory = lambda b: b.decode(errors="ignore")
-    _harden(con)
+    harden(con)
     return con
 
 
 def memory_connection() -> sqlite3.Connection:
     """An empty in-memory database with the sandbox's limits (to replay a counterexample)."""
     con = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    _harden(con)
+    harden(con)
     return con
-
-
-def _harden(con: sqlite3.Connection) -> None:
-    con.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
-    con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, _MAX_VALUE_BYTES)
-    if hasattr(con, "enable_load_extension"):
-        con.enable_load_extension(False)
-    # Sorts and temporary tables stay in memory (nothing is written to disk), under the
-    # same process-wide heap limit as sqlequiv's own SQLite executor.
-    con.execute("PRAGMA temp_store = MEMORY")
-    con.execute("PRAGMA trusted_schema = OFF")
-    con.execute(f"PRAGMA hard_heap_limit = {HEAP_LIMIT_BYTES}")
 
 
 def _authorize(
