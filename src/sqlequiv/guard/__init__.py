@@ -36,8 +36,9 @@ from sqlequiv.guard.names import (
     _natural_or_using,
     sqlite_string_identifiers,
 )
+from sqlequiv.guard.precedence import check_precedence
 from sqlequiv.guard.readonly import ReadOnlyChecks
-from sqlequiv.guard.text import _check_is_precedence, _check_text, _one_line, _parse_one
+from sqlequiv.guard.text import _check_text, _one_line, _parse_one
 from sqlequiv.guard.text import _parse as _parse  # re-exported: the tests parse with it
 from sqlequiv.policy.catalogues import engine_for
 from sqlequiv.policy.functions import (
@@ -218,7 +219,7 @@ def _guard(
     root = source.parse()
     source.check_size(root, max_nodes)
     source.check_read_only(root)
-    _check_is_precedence(root, text, dialect, side)
+    check_precedence(root, text, dialect=dialect, engine=engine, side=side)
     source.check_functions(root)
     source.check_tables(root)
     source.check_constructs(root)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 import sqlglot
 from sqlglot import TokenType, exp
-from sqlglot.errors import ParseError, SqlglotError, TokenError
+from sqlglot.errors import ParseError, TokenError
 from sqlglot.schema import normalize_name
 
 from sqlequiv.errors import QueryError, Side
@@ -121,44 +121,6 @@ def _check_text(sql: object, *, side: Side, max_length: int) -> None:
             "it looks like binary data, not SQL text",
             line=line,
             col=col,
-        )
-
-
-_COMPARISON = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
-
-
-def _comparisons_over_is(root: exp.Expr) -> int:
-    """How many comparisons have an ``IS`` test as a (parenthesized) operand."""
-    count = 0
-    for node in root.find_all(*_COMPARISON):
-        for side in (node.this, node.expression):
-            inner = side.this if isinstance(side, exp.Paren) else side
-            inner = inner.this if isinstance(inner, exp.Not) else inner
-            if isinstance(inner, exp.Is):
-                count += 1
-    return count
-
-
-def _check_is_precedence(root: exp.Expr, text: str, dialect: str, side: Side) -> None:
-    """Refuse ``a = b IS TRUE`` where the dialect's parser binds IS tighter than standard SQL.
-
-    Standard SQL (and Postgres, DuckDB, Calcite) read it as ``(a = b) IS TRUE``;
-    sqlglot's Trino parser reads ``a = (b IS TRUE)``. Checking either reading
-    could judge a pair by semantics its author did not mean, so the query must
-    say which with parentheses.
-    """
-    if dialect in ("duckdb", "postgres") or _comparisons_over_is(root) == 0:
-        return
-    try:
-        standard = _parse_one(text, "postgres", side)
-    except (QueryError, SqlglotError, RecursionError, IndexError):
-        return
-    if _comparisons_over_is(standard) != _comparisons_over_is(root):
-        raise QueryError(
-            side,
-            "ambiguous_precedence",
-            f"the {dialect} parser binds IS more tightly than standard SQL in a comparison "
-            "such as 'a = b IS TRUE'; add parentheses to say which is meant",
         )
 
 
