@@ -13,7 +13,7 @@ from sqlglot import exp
 from conftest import SHOP_DDL
 from sqlequiv import Options, check, distinguishing_fixtures
 from sqlequiv.errors import InvalidOption
-from sqlequiv.export import insert_script
+from sqlequiv.export import counterexample_inserts
 from sqlequiv.schema import load_schema
 
 NOFK_DDL = SHOP_DDL.replace("REFERENCES customers (customer_id)", "")
@@ -90,7 +90,8 @@ def test_counterexample_is_valid_and_replays_on_enforcing_duckdb() -> None:
     schema = load_schema(SHOP_DDL)
     con = duckdb.connect()
     con.execute(schema.ddl(constraints=True))
-    con.execute(insert_script(v.counterexample, schema))  # raises on any constraint violation
+    # Raises on any constraint violation.
+    con.execute(counterexample_inserts(v.counterexample, schema))
     assert v.executed["candidate"] and v.executed["reference"]
     cand = con.execute(v.executed["candidate"]).fetchall()
     ref = con.execute(v.executed["reference"]).fetchall()
@@ -249,7 +250,7 @@ def test_a_bug_in_a_stage_is_an_internal_error_verdict(monkeypatch: pytest.Monke
 @settings(max_examples=1, deadline=None)
 @given(st.just(0))
 def test_check_inside_a_hypothesis_test(_: int) -> None:
-    # The fixture search's Hypothesis phase cannot nest in a running @given (Hypothesis
+    # The counterexample search's Hypothesis phase cannot nest in a running @given (Hypothesis
     # fails its nested_given health check): it is skipped there. A BOOLEAN table has few
     # databases, so the random phase runs dry and the search reaches that phase.
     v = check(

@@ -15,7 +15,7 @@ from sqlequiv.database.constraints import python_violations, sql_violations
 from sqlequiv.qualify import qualify_query
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import build_domains
-from sqlequiv.search.draw import databases
+from sqlequiv.search.draw import database_strategy
 from sqlequiv.search.generate import RandomGenerator
 from sqlequiv.search.harvest import Harvest, harvest
 from sqlequiv.search.shrink import shrink
@@ -54,7 +54,7 @@ def test_same_seed_same_databases(shop: Schema) -> None:
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_hypothesis_databases_are_valid(shop: Schema, data: st.DataObject) -> None:
-    db = data.draw(databases(shop, build_domains(shop, Harvest(), 3), 3))
+    db = data.draw(database_strategy(shop, build_domains(shop, Harvest(), 3), 3))
     assert python_violations(db, shop) == []
 
 

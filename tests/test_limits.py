@@ -301,7 +301,7 @@ def test_an_exported_fixture_comments_out_every_line_of_its_detail() -> None:
     import duckdb
 
     from sqlequiv import check
-    from sqlequiv.export import insert_script
+    from sqlequiv.export import counterexample_inserts
     from sqlequiv.schema import load_schema
 
     ddl = "CREATE TABLE t (id INT PRIMARY KEY, s TEXT)"
@@ -312,7 +312,7 @@ def test_an_exported_fixture_comments_out_every_line_of_its_detail() -> None:
     schema = load_schema(ddl)
     con = duckdb.connect()
     con.execute(schema.ddl())
-    con.execute(insert_script(v.counterexample, schema))
+    con.execute(counterexample_inserts(v.counterexample, schema))
     rows = con.execute("SELECT count(*) FROM t").fetchone()
     assert rows == (len(v.counterexample.tables["t"]),)  # the table survives, rows loaded
 

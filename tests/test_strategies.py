@@ -17,7 +17,7 @@ from sqlequiv import load_schema
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryError
 from sqlequiv.search.domains import build_domains
-from sqlequiv.search.draw import databases as fixture_databases
+from sqlequiv.search.draw import database_strategy
 from sqlequiv.search.harvest import Harvest
 from sqlequiv.strategies import _Checks, databases, insert_sql, tables_of
 
@@ -109,7 +109,7 @@ def _breaks_opaque_check(db: Database) -> bool:
 
 def test_raw_generator_breaks_the_opaque_checks() -> None:
     """The CHECKs the Python evaluator skips are really enforced by databases(), not by luck."""
-    raw = fixture_databases(SCHEMA, build_domains(SCHEMA, Harvest(), 4), 4)
+    raw = database_strategy(SCHEMA, build_domains(SCHEMA, Harvest(), 4), 4)
     db = next(d for d in _drawn(raw) if _breaks_opaque_check(d))
     with _constrained() as con, pytest.raises(duckdb.ConstraintException):
         _load_rows(con, tables_of(db, SCHEMA))

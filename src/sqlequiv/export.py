@@ -27,7 +27,7 @@ def write_fixtures(examples: list[Counterexample], schema: Schema, out: Path) ->
             name, n = f"{example.name}_{n}", n + 1
         used.add(name)
         sql_path = out / f"{name}.sql"
-        sql_path.write_text(insert_script(example, schema), encoding="utf-8")
+        sql_path.write_text(counterexample_inserts(example, schema), encoding="utf-8")
         (out / f"{name}.json").write_text(
             json.dumps(example.to_dict(), indent=2) + "\n", encoding="utf-8"
         )
@@ -35,7 +35,7 @@ def write_fixtures(examples: list[Counterexample], schema: Schema, out: Path) ->
     return written
 
 
-def insert_script(example: Counterexample, schema: Schema) -> str:
+def counterexample_inserts(example: Counterexample, schema: Schema) -> str:
     """INSERT statements for the JSON-form tables of a counterexample.
 
     Values are the JSON forms (ISO strings for dates, strings for decimals);

@@ -34,12 +34,12 @@ class Options:
     check_order: bool = True
     #: Relative tolerance for floating-point values (absolute near zero).
     float_tolerance: float = 1e-9
-    #: Seed of the fixture search; the same seed gives the same verdict.
+    #: Seed of the counterexample search; the same seed gives the same verdict.
     seed: int = 0
-    #: Maximum number of candidate databases tried by the fixture search. This
+    #: Maximum number of candidate databases tried by the counterexample search. This
     #: count, not the clock, bounds the search, so a seed gives one answer.
     max_fixtures: int = 150
-    #: Safety cap on the fixture search's wall-clock time, in seconds; the
+    #: Safety cap on the counterexample search's wall-clock time, in seconds; the
     #: evidence says when it cut a search short (results may then vary).
     time_budget: float = 5.0
     #: Maximum rows generated per table.

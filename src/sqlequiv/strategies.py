@@ -2,7 +2,7 @@
 
 :func:`databases` draws small databases that satisfy every constraint the
 schema declares (PRIMARY KEY, UNIQUE, NOT NULL, FOREIGN KEY and CHECK), from
-the same value pools sqlequiv's own fixture search uses: plain values, key
+the same value pools sqlequiv's own counterexample search uses: plain values, key
 values, and the literals of any queries you pass (with their neighbours), so
 that ``WHERE amount > 100`` meets 99, 100 and 101. :func:`tables_of` and
 :func:`insert_sql` turn a drawn database into rows or an INSERT script.
@@ -42,7 +42,7 @@ from sqlequiv.guard import guard_query
 from sqlequiv.schema import Schema, Table, load_schema
 from sqlequiv.schema.model import quote_identifier as _q
 from sqlequiv.search.domains import Domains, build_domains
-from sqlequiv.search.draw import databases as _fixture_databases
+from sqlequiv.search.draw import database_strategy
 from sqlequiv.search.harvest import harvest
 
 __all__ = ["Database", "databases", "insert_sql", "tables_of"]
@@ -100,12 +100,12 @@ def databases(
     trees = [guard_query(q, loaded, dialect=dialect, side="candidate").qualified for q in queries]
     domains = build_domains(loaded, harvest(trees), max_rows)
     if not any(table.checks for table in loaded):
-        return _fixture_databases(loaded, domains, max_rows)
+        return database_strategy(loaded, domains, max_rows)
     # The generator evaluates simple CHECKs in Python, skips the rest, and drops
     # (without retrying) a row that fails one. DuckDB decides them all here:
     # pool values no row could hold are removed first, so few rows are dropped.
     checks = _Checks(loaded)
-    return _fixture_databases(loaded, checks.narrow(domains), max_rows).map(checks.enforce)
+    return database_strategy(loaded, checks.narrow(domains), max_rows).map(checks.enforce)
 
 
 def tables_of(

@@ -35,7 +35,7 @@ def interrupted(graded_now: int, out: str) -> int:
 def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--timeout") -> None:
     """Add the check options to ``p``. The per-query timeout is ``timeout_flag`` (the
     benchmark commands spell it ``--query-timeout``: their ``--timeout`` is per item)."""
-    p.add_argument("--seed", type=int, default=0, help="seed of the fixture search")
+    p.add_argument("--seed", type=int, default=0, help="seed of the counterexample search")
     p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
     p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
     p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")

@@ -1,6 +1,6 @@
 """A concrete database: rows per table, in schema column order.
 
-The fixture search generates these, the executor loads them, the shrinker
+The counterexample search generates these, the executor loads them, the shrinker
 minimises them and the verdict reports them. They are plain immutable values.
 """
 

@@ -9,7 +9,7 @@ refuses the query, so these queries run on Python's built-in ``sqlite3``.
 Tables are created with each column's SQLite *affinity* (INTEGER, REAL,
 NUMERIC, TEXT or none), which is all a declared type means to SQLite, so values
 are stored and compared exactly as in the original database; no constraint is
-declared (the fixture search enforces them and re-checks them in SQL).
+declared (the counterexample search enforces them and re-checks them in SQL).
 
 The sandbox, for untrusted SQL:
 

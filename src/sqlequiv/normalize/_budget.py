@@ -1,7 +1,7 @@
 """Size budgets: how large a query the proving stages take on.
 
 Normalization and the symbolic layer only ever *prove*; a query they decline
-is not judged by them, and goes on to the fixture search and the bounded
+is not judged by them, and goes on to the counterexample search and the bounded
 check like any pair they could not prove. Their cost grows faster than the
 query does: on a laptop core, one canonical form of a 400-term OR chain
 (2,400 nodes) takes 1.5 s and of an 800-term one 6 s; of a chain of 20

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlequiv.pipeline.constant import constant
+from sqlequiv.pipeline.constant import constant_decision
 from sqlequiv.pipeline.pair import Pair, SeedData, Timer
 from sqlequiv.pipeline.prove import normalized, symbolic
 from sqlequiv.pipeline.refute import bounded, fixture_search, verify
@@ -24,7 +24,7 @@ __all__ = ["STAGES", "Pair", "SeedData", "Stage", "Timer", "decide", "verify"]
 Stage = Callable[[Pair], Verdict | None]
 
 #: The stages in the order they run.
-STAGES: tuple[Stage, ...] = (normalized, symbolic, constant, fixture_search, bounded)
+STAGES: tuple[Stage, ...] = (normalized, symbolic, constant_decision, fixture_search, bounded)
 
 
 def decide(pair: Pair, stages: tuple[Stage, ...] = STAGES) -> Verdict:

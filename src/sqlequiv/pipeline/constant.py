@@ -12,7 +12,7 @@ from sqlequiv.policy import varies_between_runs
 from sqlequiv.verdict import Verdict
 
 
-def constant(pair: Pair) -> Verdict | None:
+def constant_decision(pair: Pair) -> Verdict | None:
     """When neither query reads a table (and neither reads the clock or a random number),
     both results are the same on every database, so one execution decides, and proves
     equality."""

@@ -22,7 +22,7 @@ table options such as ``ENGINE=`` or SQLite's ``WITHOUT ROWID``). Options that d
 them but that the schema model cannot express are refused with
 ``SchemaError("unsupported_constraint")`` (generated columns, ``EXCLUDE``, expression or
 partial unique indexes, ``UNIQUE NULLS NOT DISTINCT``): dropping a constraint silently would
-let the fixture search build a database the real schema forbids, and report a false
+let the counterexample search build a database the real schema forbids, and report a false
 counterexample on it.
 
 Names are case-insensitive: every table and column name, quoted or not, is lower-cased, and a
@@ -381,7 +381,7 @@ class SchemaDraft:
     def align_foreign_key_types(self) -> list[str]:
         """Give the columns that foreign keys link one type, and say which ones changed.
 
-        A foreign key joins equal values, and DuckDB (like the fixture search, which draws
+        A foreign key joins equal values, and DuckDB (like the counterexample search, which draws
         linked columns from one pool of values) wants both sides of the same type. SQLite
         does not: a Spider column declared ``int`` may reference one declared ``number``
         (``BIGINT`` and ``DOUBLE`` here) or even ``text``. Each group of linked columns takes
@@ -651,7 +651,7 @@ def _check_on_duckdb(draft: TableDraft, table: Table) -> None:
                 f"column {column.name!r} of table {table.name!r}: DuckDB does not accept "
                 f"the type {column.type_sql!r}: {refusal}",
             )
-    # The query the constraint re-check runs (fixtures.constraints.sql_violations), over a
+    # The query the constraint re-check runs (database.constraints.sql_violations), over a
     # row of the table's column types.
     row = ", ".join(
         f"CAST(NULL AS {c.type_sql}) AS {quote_identifier(c.name)}" for c in table.columns

@@ -105,7 +105,7 @@ class Table:
         """A DuckDB ``CREATE TABLE`` statement for this table.
 
         Without ``constraints`` only names, types and nothing else are emitted:
-        the fixture search checks constraints itself, so its scratch tables
+        the counterexample search checks constraints itself, so its scratch tables
         need none (and accept rows in any insertion order).
         """
         parts = []
@@ -292,7 +292,7 @@ def sqlite_column_type(declared: str) -> exp.DataType:
     """The DuckDB type the pipeline reasons with for a SQLite column declared ``declared``.
 
     SQLite stores any value in any column; the declared type only selects an affinity,
-    which converts values on the way in. The type chosen here is what the fixture search
+    which converts values on the way in. The type chosen here is what the counterexample search
     generates and what the normalizer annotates with, so it follows the affinity:
 
     * INTEGER (``int(11)``, ``BIGINT UNSIGNED``, ...): ``BIGINT``, as SQLite integers are

@@ -27,7 +27,7 @@ Foreign keys. SQLite accepts a foreign key to a table or column that does not ex
 columns that are no key of the parent; it then refuses every row of the child while foreign
 keys are enforced, and ignores the declaration while they are not (its default). Spider has
 many. Such a constraint cannot be satisfied by any non-empty child table, so it is dropped and
-``Schema.warnings`` says so: the fixture search then builds databases in which those child
+``Schema.warnings`` says so: the counterexample search then builds databases in which those child
 values need not exist anywhere. That is a superset of what the declaration describes, the
 only sound reading there is (no proof relies on a constraint that is not there). Every other
 foreign key is kept, and the columns it links get one DuckDB type (see
@@ -121,7 +121,7 @@ def read_sqlite_rows(
 ) -> dict[str, list[tuple[Any, ...]]]:
     """Up to ``limit`` rows of each table of ``schema``, as stored in a SQLite file.
 
-    Meant to seed the fixture search with real values. The rows are the first ones in
+    Meant to seed the counterexample search with real values. The rows are the first ones in
     storage order (``ORDER BY rowid``, or by primary key for a ``WITHOUT ROWID`` table), so
     the same file always gives the same rows. Values are SQLite's (``int``, ``float``,
     ``str``, ``bytes`` or ``None``), in the column order of ``schema``; text that is not

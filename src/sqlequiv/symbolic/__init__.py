@@ -2,7 +2,7 @@
 
 The checker calls a :class:`SymbolicLayer` at three points: after
 normalization, to *prove* the pair equivalent (returning the method name,
-``"symbolic"``); before the fixture search, for *witness* databases that seed
+``"symbolic"``); before the counterexample search, for *witness* databases that seed
 it; and after a fruitless search, for *bounded* verification over every
 database up to k rows per table. :class:`NoSymbolic` does none of these;
 :class:`~sqlequiv.symbolic.layer.Z3Layer` is the real one.

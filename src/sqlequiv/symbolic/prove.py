@@ -81,7 +81,7 @@ class Prover:
     #: Solver calls one proof may make (see :data:`MAX_CHECKS`).
     max_checks: int = MAX_CHECKS
     #: Wall-clock safety nets (per check, per proof); when one fires the answer
-    #: may depend on the machine, as with the fixture search's time cap.
+    #: may depend on the machine, as with the counterexample search's time cap.
     solver_timeout_ms: int = 3000
     time_budget: float = 5.0
 

@@ -3,7 +3,7 @@
 :class:`ItemGrader` is what a worker holds: the run's settings and, per db_id,
 the schema (read from the shipped ``.sqlite`` file, which is authoritative,
 else from ``tables.json``), sample rows of the real database that bias the
-fixture search, and the database's own DDL for replaying a counterexample.
+counterexample search, and the database's own DDL for replaying a counterexample.
 :meth:`ItemGrader.grade` returns the item's record as plain JSON-ready data.
 
 The agreement category is the point of the exercise:
@@ -174,7 +174,7 @@ class BenchmarkSettings:
     #: Spider: keep DISTINCT (the evaluator's ``--keep_distinct``); by default it is removed.
     keep_distinct: bool = False
     max_permutation_steps: int = DEFAULT_MAX_STEPS
-    #: Rows per table read from the real database to seed the fixture search.
+    #: Rows per table read from the real database to seed the counterexample search.
     seed_rows: int = 50
     #: Wall-clock limit per item, s (the worker is then replaced).
     item_timeout: float = 120.0
