@@ -109,13 +109,13 @@ def bounded(pair: Pair) -> Verdict | None:
     return _refuted(pair, "bounded", "bounded", example)
 
 
-def verify(db: Database, pair: Pair, engine: Executor | None = None) -> Counterexample | None:
+def verify(db: Database, pair: Pair) -> Counterexample | None:
     """Re-execute ``db`` from scratch and re-check every constraint; None if it does not hold up.
 
     This is the soundness gate: nothing is reported ``not_equivalent`` without
     passing here.
     """
-    schema, executor = pair.schema, engine or pair.engine
+    schema, executor = pair.schema, pair.engine
     if python_violations(db, schema):
         return None
     try:
