@@ -87,3 +87,9 @@ SELECT id FROM flags;
 # note: DuckDB refuses a row whose CHECK raises (CAST('x' AS INTEGER)) as a constraint violation; the re-check raised a ConversionException instead (fuzz). code '1' is a valid row the candidate drops.
 SELECT id FROM codes WHERE code <> '1';
 SELECT id FROM codes;
+
+# title: a NOT LIKE check is not evaluated as LIKE
+# expect: not_equivalent
+# note: sqlglot writes NOT LIKE as Like(negate=True); the Python CHECK evaluator ignored negate, refused every legal row of tags (and accepted the illegal ones the SQL re-check then refused), so no database with a tag was ever tried and the pair stayed unknown
+SELECT id FROM tags WHERE label = 'y';
+SELECT id FROM tags WHERE label = 'y' AND id > 100;

@@ -23,3 +23,7 @@ CREATE TABLE codes (
   id   INTEGER PRIMARY KEY,
   code VARCHAR CHECK (CAST(code AS INTEGER) > 0)
 );
+CREATE TABLE tags (
+  id    INTEGER PRIMARY KEY,
+  label VARCHAR NOT NULL CHECK (label NOT LIKE 'x%')
+);
