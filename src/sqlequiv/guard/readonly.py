@@ -25,8 +25,8 @@ from sqlequiv.policy.functions import (
     TABLE_FUNCTIONS,
     function_names,
     is_forbidden,
-    numeric_constant,
 )
+from sqlequiv.policy.sizes import format_width, numeric_constant, series_length
 from sqlequiv.qualify import translated_functions
 
 # Statements and clauses that write, change session state, or are not queries.
@@ -169,6 +169,31 @@ class ReadOnlyChecks(CheckerBase):
                     f"the query has more than {max_nodes:,} syntax-tree nodes",
                 )
 
+    def _check_built_size(self, node: exp.Func, names: list[str]) -> None:
+        """Refuse a scalar call whose constant arguments ask for a huge value: DuckDB builds
+        it whole inside one call, where neither the timeout nor the memory limit holds
+        (see :mod:`sqlequiv.policy.sizes`)."""
+        sizes: list[tuple[float, str]] = []
+        if SIZED_FUNCTIONS.intersection(names):
+            for arg in node.iter_expressions():
+                size = numeric_constant(arg)
+                if size is not None:
+                    sizes.append((abs(size), f"{names[0]} with {arg.sql()}"))
+            length = series_length(node)
+            if length is not None:
+                sizes.append((length, f"{names[0]} of {length:,.0f} dates or timestamps"))
+        width = format_width(node)
+        if width is not None:
+            sizes.append((width, f"{names[0]} with a width of {width:,}"))
+        for size, what in sizes:
+            if size > MAX_BUILT_SIZE:
+                raise self.error(
+                    "resource_limit",
+                    f"{what} would build a value of more than {MAX_BUILT_SIZE:,} elements "
+                    f'in memory (found "{self.snippet(node)}")',
+                    node,
+                )
+
     def check_functions(self, root: exp.Expr) -> None:
         """No forbidden function anywhere; only allowed table functions in FROM; no
         constant that makes a scalar function build a huge value."""
@@ -176,17 +201,8 @@ class ReadOnlyChecks(CheckerBase):
             if not isinstance(node, exp.Func):
                 continue
             names = function_names(node)
-            if SIZED_FUNCTIONS.intersection(names) and not _in_table_position(node):
-                for arg in node.iter_expressions():
-                    size = numeric_constant(arg)
-                    if size is not None and abs(size) > MAX_BUILT_SIZE:
-                        raise self.error(
-                            "resource_limit",
-                            f"{names[0]} with {arg.sql()} would build a value of more than "
-                            f"{MAX_BUILT_SIZE:,} elements in memory "
-                            f'(found "{self.snippet(node)}")',
-                            node,
-                        )
+            if not _in_table_position(node):
+                self._check_built_size(node, names)
             forbidden = next((n for n in names if is_forbidden(n)), None)
             if forbidden is not None:
                 raise self.error(

@@ -142,21 +142,6 @@ SIZED_FUNCTIONS = frozenset(
 )
 
 
-def numeric_constant(node: exp.Expr) -> float | None:
-    """The value of a numeric literal (or its negation), else None."""
-    negative = isinstance(node, exp.Neg)
-    inner = node.this if negative else node
-    if isinstance(inner, exp.Paren):
-        return numeric_constant(inner.this)
-    if not (isinstance(inner, exp.Literal) and not inner.is_string):
-        return None
-    try:
-        value = float(inner.this)
-    except ValueError:
-        return None
-    return -value if negative else value
-
-
 def forbidden_function_in(node: exp.Expr) -> str | None:
     """The name of the first forbidden function called in ``node``, or None.
 

@@ -1,0 +1,57 @@
+"""Calls that build a huge value inside one DuckDB call are refused before they run.
+
+Neither the watchdog nor the memory limit holds inside one DuckDB call, so the guard
+computes the size such a call asks for from its constant arguments (arithmetic
+included) and refuses it (``resource_limit``). Each bomb here ran for tens of seconds
+or took gigabytes before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sqlequiv import check
+
+DDL = "CREATE TABLE t (a INT)"
+BOMBS = [
+    "SELECT length(repeat('x', 1000 * 1000 * 1000)) AS l FROM t",
+    "SELECT length(repeat('x', CAST(2e9 AS BIGINT))) AS l FROM t",
+    "SELECT len(generate_series(TIMESTAMP '2000-01-01', TIMESTAMP '2000-01-02', "
+    "INTERVAL 1 MICROSECOND)) AS n FROM t",
+    "SELECT len(range(TIMESTAMP '2000-01-01', TIMESTAMP '2001-01-01', INTERVAL '1' SECOND)) "
+    "AS n FROM t",
+    "SELECT length(format('{:>2000000000}', 'x')) AS l FROM t",
+    "SELECT length(printf('%2000000000s', 'x')) AS l FROM t",
+    "SELECT length(printf('%.2000000000f', 1.5)) AS l FROM t",
+    "SELECT length(printf('%*s', 2000000000, 'x')) AS l FROM t",
+]
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_a_constant_size_bomb_is_refused_before_it_runs(bomb: str) -> None:
+    v = check(bomb, "SELECT 1 AS l FROM t", DDL)
+    assert v.verdict == "error" and v.error is not None
+    assert (v.error.side, v.error.kind) == ("candidate", "resource_limit"), v.error
+    assert "1,000,000" in v.error.message
+    assert v.timings.get("symbolic") is None  # refused by the guard, nothing ran
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT length(repeat('x', 3 * 2)) AS l FROM t",
+        "SELECT len(generate_series(TIMESTAMP '2000-01-01', TIMESTAMP '2000-01-02', "
+        "INTERVAL 1 HOUR)) AS l FROM t",
+        "SELECT length(format('{:>8}', 'x')) AS l FROM t",
+        "SELECT length(printf('%5.2f', 1.5)) AS l FROM t",
+    ],
+)
+def test_small_sizes_still_run(query: str) -> None:
+    v = check(query, query.replace(" AS l", " AS m"), DDL)
+    assert v.verdict == "equivalent", v.error
+
+
+def test_a_series_in_from_streams_under_the_watchdog_and_is_not_refused() -> None:
+    query = "SELECT count(*) AS l FROM generate_series(1, 2 * 1000 * 1000) AS g(i), t"
+    v = check(query, query.replace(" AS l", " AS m"), DDL)
+    assert v.verdict != "error", v.error
