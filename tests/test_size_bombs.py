@@ -55,3 +55,21 @@ def test_a_series_in_from_streams_under_the_watchdog_and_is_not_refused() -> Non
     query = "SELECT count(*) AS l FROM generate_series(1, 2 * 1000 * 1000) AS g(i), t"
     v = check(query, query.replace(" AS l", " AS m"), DDL)
     assert v.verdict != "error", v.error
+
+
+def test_a_long_literal_is_left_to_execution_not_to_z3() -> None:
+    # z3 spent 52 s and 6.4 GB writing a 99,950-character constant into a model, outside
+    # its rlimit: the symbolic layer declines such a pair by size, and says so.
+    lit = "x" * 99_950
+    ddl = "CREATE TABLE t (a INT, b TEXT)"
+    near = "x" * 90_000  # leaves the reference room under the 100,000-character limit
+    v = check(f"SELECT a FROM t WHERE b = '{lit}'",
+              f"SELECT a FROM t WHERE b = '{lit}' AND a > 0", ddl)  # fmt: skip
+    assert v.verdict == "not_equivalent"
+    assert v.evidence.budget_stops is not None
+    assert "characters in one literal" in v.evidence.budget_stops["symbolic"]
+    same = check(f"SELECT a FROM t WHERE b = '{near}'",
+                 f"SELECT a FROM t WHERE b = '{near}' AND (a > 0 OR a <= 0 OR a IS NULL)",
+                 ddl)  # fmt: skip
+    assert same.verdict == "unknown"  # a budget never makes a pair equivalent
+    assert same.evidence.bounded is not None and same.evidence.bounded.status == "skipped"

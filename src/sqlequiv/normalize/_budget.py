@@ -46,6 +46,8 @@ class Size:
         widest_from: The most sources of one FROM clause (its first item and its joins).
         terms: The most alternatives of one condition: operands of one chain of ANDs
             or of ORs, or values of one IN list (each is a case for the solver).
+        literal: The characters of the longest literal (z3 spends its time and memory
+            outside any rlimit writing a long string constant into a model).
     """
 
     nodes: int
@@ -53,6 +55,7 @@ class Size:
     tables: int
     widest_from: int
     terms: int
+    literal: int = 0
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class Limits:
     tables: int = 24
     widest_from: int = 12
     terms: int = 1000
+    literal: int = 1_000_000
 
     def exceeded(self, size: Size) -> tuple[str, int, int] | None:
         """The first measure of ``size`` past its limit: (name, value, limit), or None."""
@@ -86,7 +90,8 @@ DEFAULT_LIMITS = Limits()
 
 #: The symbolic layer's budget: tighter, because every alternative of a condition is a
 #: case for z3 and every pair of sources of one table a candidate for a key argument.
-SYMBOLIC_LIMITS = Limits(nodes=1000, terms=100)
+#: A 99,950-character literal cost z3 52 s and 6.4 GB building a model, outside its rlimit.
+SYMBOLIC_LIMITS = Limits(nodes=1000, terms=100, literal=10_000)
 
 _WHAT = {
     "nodes": "expression nodes",
@@ -94,6 +99,7 @@ _WHAT = {
     "tables": "table references",
     "widest_from": "sources in one FROM clause",
     "terms": "alternatives in one condition",
+    "literal": "characters in one literal",
 }
 
 
@@ -121,11 +127,11 @@ def measure(tree: exp.Expr) -> Size:
     Example:
         >>> import sqlglot
         >>> measure(sqlglot.parse_one("SELECT a FROM t JOIN u ON t.k = u.k WHERE a > 1"))
-        Size(nodes=21, depth=5, tables=2, widest_from=2, terms=1)
+        Size(nodes=21, depth=5, tables=2, widest_from=2, terms=1, literal=1)
         >>> measure(sqlglot.parse_one("SELECT 1 WHERE a = 1 OR a = 2 OR a = 3 OR a IN (4, 5)"))
-        Size(nodes=23, depth=6, tables=0, widest_from=0, terms=4)
+        Size(nodes=23, depth=6, tables=0, widest_from=0, terms=4, literal=1)
     """
-    nodes = depth = tables = widest = 0
+    nodes = depth = tables = widest = literal = 0
     terms = 1
     # (node, its level, the operand count of the AND/OR chain it continues, if any)
     stack: list[tuple[exp.Expr, int, list[int] | None]] = [(tree, 1, None)]
@@ -140,6 +146,8 @@ def measure(tree: exp.Expr) -> Size:
             widest = max(widest, sources)
         elif isinstance(node, exp.In):
             terms = max(terms, len(node.expressions))
+        elif isinstance(node, exp.Literal):
+            literal = max(literal, len(node.name))
         if isinstance(node, exp.Connector):
             if chain is None:
                 chain = [1]
@@ -150,7 +158,7 @@ def measure(tree: exp.Expr) -> Size:
                 stack.append((child, level if same else level + 1, chain if same else None))
         else:
             stack.extend((child, level + 1, None) for child in node.iter_expressions())
-    return Size(nodes, depth, tables, widest, terms)
+    return Size(nodes, depth, tables, widest, terms, literal)
 
 
 def check_size(tree: exp.Expr, limits: Limits = DEFAULT_LIMITS) -> Size:
