@@ -330,3 +330,54 @@ def test_the_verdict_says_which_budget_stopped_which_stage() -> None:
     small = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
                   "CREATE TABLE t (a INT)")  # fmt: skip
     assert small.evidence.budget_stops is None
+
+
+# --- Hostile schemas and suites: a clear error, never a traceback or a hang -----------------
+
+
+def test_a_decimal_of_scale_thirty_is_checked_not_a_traceback() -> None:
+    ddl = "CREATE TABLE t (d DECIMAL(38, 30))"
+    verdict = check("SELECT d FROM t WHERE d > 1", "SELECT d FROM t", ddl, options=FAST)
+    assert verdict.error is None
+    assert verdict.verdict == "not_equivalent"
+    assert check("SELECT d + 1 FROM t", "SELECT 1 + d FROM t", ddl, options=FAST).verdict == (
+        "equivalent"
+    )
+
+
+@pytest.mark.parametrize(
+    ("column", "code", "shown"),
+    [
+        ("d DECIMAL(38, 30)", 1, "NOT EQUIVALENT"),
+        ("a INT" + "[]" * 200, 2, "nests 200 levels"),
+    ],
+)
+def test_hostile_column_types_through_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str, code: int, shown: str
+) -> None:
+    from sqlequiv.cli import main
+
+    name = column.split(maxsplit=1)[0]
+    (tmp_path / "s.sql").write_text(f"CREATE TABLE t ({column})")
+    (tmp_path / "a.sql").write_text(f"SELECT {name} FROM t WHERE {name} IS NULL")
+    (tmp_path / "b.sql").write_text(f"SELECT {name} FROM t")
+    argv = ["check", str(tmp_path / "a.sql"), str(tmp_path / "b.sql")]
+    assert main([*argv, "--schema", str(tmp_path / "s.sql")]) == code
+    out = capsys.readouterr()
+    assert shown in out.out + out.err
+    assert "Traceback" not in out.out + out.err
+
+
+@pytest.mark.parametrize("ddl_type", ["INT" + "[]" * 9, "INT" + "[]" * 200])
+def test_deeply_nested_array_types_are_refused_naming_the_column(ddl_type: str) -> None:
+    from sqlequiv.errors import SchemaError
+
+    with pytest.raises(SchemaError, match=r"column 'a' of table 't'.*nests \d+ levels") as err:
+        load_schema(f"CREATE TABLE t (a {ddl_type})")
+    assert err.value.kind == "unsupported_type"
+    with pytest.raises(SchemaError, match="nests 200 levels"):
+        load_schema({"tables": {"t": {"columns": {"a": "INT" + "[]" * 200}}}})
+
+
+def test_eight_levels_of_arrays_still_load() -> None:
+    assert load_schema("CREATE TABLE t (a INT" + "[]" * 8 + ")").table_names == ("t",)
