@@ -381,3 +381,132 @@ def test_deeply_nested_array_types_are_refused_naming_the_column(ddl_type: str) 
 
 def test_eight_levels_of_arrays_still_load() -> None:
     assert load_schema("CREATE TABLE t (a INT" + "[]" * 8 + ")").table_names == ("t",)
+
+
+HOSTILE_SUITE_ITEM = {
+    "id": "q1",
+    "question": "All ids?",
+    "reference_kind": "query",
+    "schema": "CREATE TABLE t (id INT PRIMARY KEY)",
+    "accepted_references": [{"name": "plain", "sql": "SELECT id FROM t"}],
+}
+
+
+def _deep(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+@pytest.mark.parametrize("levels", [101, 50_000])
+def test_deeply_nested_schema_files_are_refused(tmp_path: Path, levels: int) -> None:
+    from sqlequiv.errors import SchemaError
+
+    json_file = tmp_path / "s.json"
+    json_file.write_text('{"tables": {"t": {"columns": {"a": "INT"}, "x": ' + _deep(levels) + "}}}")
+    yaml_file = tmp_path / "s.yaml"
+    yaml_file.write_text("tables: " + _deep(levels))
+    for path in (json_file, yaml_file):
+        with pytest.raises(SchemaError, match="nested more than 100 levels deep") as err:
+            load_schema(path)
+        assert err.value.kind == "too_deep"
+
+
+@pytest.mark.parametrize("levels", [101, 50_000])
+def test_deeply_nested_suites_and_candidates_are_refused(tmp_path: Path, levels: int) -> None:
+    from sqlequiv.grading.results import read_candidates, read_results
+    from sqlequiv.suite import SuiteError, load_suite
+
+    item = json.dumps(HOSTILE_SUITE_ITEM)
+    deep_item = item[:-1] + ', "meta": {"x": ' + _deep(levels) + "}}"
+    (tmp_path / "suite.yaml").write_text("items:\n  - " + deep_item + "\n")
+    (tmp_path / "suite.jsonl").write_text(item + "\n" + deep_item + "\n")
+    for name in ("suite.yaml", "suite.jsonl"):
+        with pytest.raises(SuiteError, match="nested more than 100 levels deep"):
+            load_suite(tmp_path / name)
+    (tmp_path / "ok.jsonl").write_text(item + "\n")
+    suite = load_suite(tmp_path / "ok.jsonl")
+    candidates = tmp_path / "candidates.jsonl"
+    candidates.write_text('{"id": "q1", "sql": "SELECT 1", "x": ' + _deep(levels) + "}\n")
+    with pytest.raises(SuiteError, match=r"candidates.jsonl line 1: nested more than 100"):
+        read_candidates(candidates, suite)
+    with pytest.raises(SuiteError, match=r"line 1: not a record: nested more than 100"):
+        read_results(candidates)
+
+
+def test_a_deeply_nested_suite_document_built_in_code_is_refused() -> None:
+    from sqlequiv.suite import SuiteDocument, SuiteError, build_suite
+
+    meta: list[object] = []
+    for _ in range(200):
+        meta = [meta]
+    data = {"items": [{**HOSTILE_SUITE_ITEM, "meta": {"x": meta}}]}
+    with pytest.raises(SuiteError, match="nested more than 100 levels deep"):
+        build_suite(SuiteDocument(data))
+
+
+def _alias_bomb(levels: int) -> str:
+    lines = ['a0: &a0 ["lol"]']
+    for n in range(1, levels + 1):
+        lines.append(f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 9) + "]")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("levels", [8, 9])
+def test_a_yaml_alias_bomb_is_refused_at_once(tmp_path: Path, levels: int) -> None:
+    import time
+
+    from sqlequiv.errors import SchemaError
+    from sqlequiv.suite import SuiteError, load_suite
+
+    bomb = _alias_bomb(levels)
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        bomb.replace("\n", "\n  ").replace("a0:", "bomb:\n  a0:", 1)
+        + "\nitems:\n  - "
+        + json.dumps({**HOSTILE_SUITE_ITEM, "meta": {"lol": "*placeholder"}}).replace(
+            '"*placeholder"', f"*a{levels}"
+        )
+        + "\n"
+    )
+    start = time.monotonic()
+    with pytest.raises(SuiteError, match=r"aliases expand it to \d+ nodes"):
+        load_suite(suite)
+    (tmp_path / "s.yaml").write_text(bomb)
+    with pytest.raises(SchemaError, match="aliases expand") as err:
+        load_schema(tmp_path / "s.yaml")
+    assert err.value.kind == "alias_bomb"
+    assert time.monotonic() - start < 1.0
+
+
+def test_a_recursive_yaml_alias_is_refused() -> None:
+    from sqlequiv.errors import SchemaError
+    from sqlequiv.schema.load import load_yaml_text
+
+    with pytest.raises(SchemaError, match="alias inside its own anchor"):
+        load_yaml_text("tables: &a [*a]")
+
+
+def test_modest_yaml_aliases_still_load() -> None:
+    from sqlequiv.schema.load import load_yaml_text
+
+    assert load_yaml_text(_alias_bomb(3))["a3"][0][0][0] == ["lol"]  # type: ignore[index]
+
+
+def test_json_lines_split_at_newlines_only(tmp_path: Path) -> None:
+    from sqlequiv.grading.results import read_candidates, read_results
+    from sqlequiv.suite import load_suite
+
+    item = dict(HOSTILE_SUITE_ITEM, question="All\u2028ids\u0085?")
+    (tmp_path / "suite.jsonl").write_text(
+        json.dumps(item, ensure_ascii=False) + "\r\n", encoding="utf-8"
+    )
+    suite = load_suite(tmp_path / "suite.jsonl")
+    assert suite.item("q1").question == "All\u2028ids\u0085?"
+    sql = "SELECT id\u2028FROM t\u0085WHERE id\x0c> 0\x1c"
+    candidates = tmp_path / "candidates.jsonl"
+    candidates.write_text(
+        json.dumps({"id": "q1", "sql": sql}, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    assert "\u2028" in candidates.read_text(encoding="utf-8")  # raw, not escaped
+    (task,) = read_candidates(candidates, suite)
+    assert task.sql == sql
+    assert read_results(candidates) == [{"id": "q1", "sql": sql}]

@@ -43,7 +43,7 @@ import sqlglot
 
 from sqlequiv.errors import PlainError, SchemaError
 from sqlequiv.schema import Schema, load_schema, parse_mapping
-from sqlequiv.schema.jsontext import load_json_text
+from sqlequiv.schema.jsontext import MAX_NESTING, load_json_text, too_deep
 from sqlequiv.schema.load import load_yaml_text
 from sqlequiv.suite.fixtures import FixtureError, rows_database, script_database
 from sqlequiv.suite.model import REFERENCE_KINDS, Fixture, Item, Reference, ReferenceKind, Suite
@@ -129,7 +129,8 @@ def read_document(path: str | Path) -> SuiteDocument:
         try:
             data = load_yaml_text(text)
         except SchemaError as err:
-            raise SuiteError([Problem("file", f"{path}: {err.message} (line {err.line})")]) from err
+            where = f" (line {err.line})" if err.line is not None else ""
+            raise SuiteError([Problem("file", f"{path}: {err.message}{where}")]) from err
         if not isinstance(data, Mapping):
             raise SuiteError([Problem("file", f"{path}: expected a mapping with `items`")])
     base = path.resolve().parent
@@ -147,6 +148,11 @@ def read_document(path: str | Path) -> SuiteDocument:
 def build_suite(document: SuiteDocument) -> Suite:
     """Validate every item of ``document`` and build the suite; raise :class:`SuiteError`
     listing every problem."""
+    # A document built by a caller (not read by read_document) is measured here: the builder
+    # and every json.dumps of an item's meta recurse once per level.
+    problem = too_deep(document.data)
+    if problem is not None:
+        raise SuiteError([Problem("file", f"the suite is {problem}")])
     return _Builder(document).build()
 
 
@@ -600,18 +606,60 @@ def _read_text(path: Path) -> str:
         ) from err
 
 
+def json_lines(text: str) -> list[tuple[int, str]]:
+    r"""The numbered lines of JSON Lines text, split at ``\n`` only (a trailing ``\r`` cut).
+
+    Not ``str.splitlines()``: it also splits at U+2028, U+2029, U+0085 and the other
+    Unicode line breaks, which JSON allows raw inside a string, so one candidate holding a
+    U+2028 would make its line two lines of invalid JSON.
+
+    Example:
+        >>> json_lines('{"sql": "a\u2028b"}\r\n\n[1]')
+        [(1, '{"sql": "a\u2028b"}'), (2, ''), (3, '[1]')]
+    """
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the newline ending the last line starts no line
+    return [(n, line.removesuffix("\r")) for n, line in enumerate(lines, start=1)]
+
+
+class TooDeep(ValueError):
+    """A JSON line nested past :data:`~sqlequiv.schema.jsontext.MAX_NESTING`."""
+
+
+def parse_json_line(line: str) -> Any:
+    """One JSON line as data.
+
+    Raises:
+        json.JSONDecodeError: it is not JSON.
+        TooDeep: it nests lists and objects past
+            :data:`~sqlequiv.schema.jsontext.MAX_NESTING` (json's parser, and everything
+            after it, recurse once per level: a RecursionError otherwise).
+    """
+    try:
+        value = json.loads(line)
+    except RecursionError as err:
+        raise TooDeep(f"nested more than {MAX_NESTING} levels deep") from err
+    problem = too_deep(value)
+    if problem is not None:
+        raise TooDeep(problem)
+    return value
+
+
 def _jsonl_items(text: str) -> list[Any]:
     items: list[Any] = []
     problems: list[Problem] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in json_lines(text):
         if not line.strip():
             continue
         try:
-            items.append(json.loads(line))
+            items.append(parse_json_line(line))
         except json.JSONDecodeError as err:
             problems.append(
                 Problem("file", f"line {number}: invalid JSON: {err.msg} (column {err.colno})")
             )
+        except TooDeep as err:
+            problems.append(Problem("file", f"line {number}: {err}"))
     if problems:
         raise SuiteError(problems)
     return items
