@@ -510,3 +510,86 @@ def test_json_lines_split_at_newlines_only(tmp_path: Path) -> None:
     (task,) = read_candidates(candidates, suite)
     assert task.sql == sql
     assert read_results(candidates) == [{"id": "q1", "sql": sql}]
+
+
+EVIL = """
+import pathlib
+pathlib.Path(__file__).with_name("ran").write_text("imported")
+
+
+def check(rows):
+    return True
+"""
+
+
+def _escaping_suite(tmp_path: Path, **item: object) -> Path:
+    (tmp_path / "suite").mkdir(exist_ok=True)
+    (tmp_path / "out").mkdir(exist_ok=True)
+    (tmp_path / "out" / "s.sql").write_text("CREATE TABLE t (id INT PRIMARY KEY)")
+    (tmp_path / "out" / "f.sql").write_text("INSERT INTO t VALUES (1);")
+    (tmp_path / "out" / "evil.py").write_text(EVIL)
+    path = tmp_path / "suite" / "suite.yaml"
+    path.write_text("items:\n  - " + json.dumps({**HOSTILE_SUITE_ITEM, **item}) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("schema", "../out/s.sql"),
+        ("schema", "{out}/s.sql"),
+        ("fixtures", [{"name": "f", "file": "../out/f.sql"}]),
+        ("fixtures", [{"name": "f", "file": "{out}/f.sql"}]),
+    ],
+)
+def test_suite_files_outside_its_directory_are_refused(
+    tmp_path: Path, field: str, value: object
+) -> None:
+    from sqlequiv.suite import SuiteError, load_suite
+
+    out = str(tmp_path / "out")
+    value = json.loads(json.dumps(value).replace("{out}", out))
+    suite = _escaping_suite(tmp_path, **{field: value})
+    with pytest.raises(SuiteError, match=r"is outside the suite's directory") as err:
+        load_suite(suite)
+    assert ("../out" if "../" in json.dumps(value) else out) in str(err.value)
+    loaded = load_suite(suite, allow_outside_paths=True)
+    assert loaded.item("q1").schema.table_names == ("t",)
+
+
+@pytest.mark.parametrize("module", ["{out}/evil", "../out/evil"])
+def test_a_predicate_outside_the_suite_is_refused_before_it_is_imported(
+    tmp_path: Path, module: str
+) -> None:
+    from sqlequiv.suite import SuiteError, load_suite
+
+    spec = module.replace("{out}", str(tmp_path / "out")) + ":check"
+    suite = _escaping_suite(
+        tmp_path, reference_kind="predicate", predicate=spec, accepted_references=[]
+    )
+    with pytest.raises(SuiteError, match=r"is outside the suite.s directory|is a path") as err:
+        load_suite(suite)
+    assert spec in str(err.value)
+    assert not (tmp_path / "out" / "ran").exists()
+
+
+def test_sqlequiv_grade_refuses_outside_paths_unless_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sqlequiv.cli import main
+    from sqlequiv.suite.load import outside_paths_allowed, read_document
+
+    suite = _escaping_suite(tmp_path, schema="../out/s.sql")
+    candidates = tmp_path / "candidates.jsonl"
+    candidates.write_text('{"id": "q1", "sql": "SELECT id FROM t"}\n')
+    argv = ["grade", str(suite), str(candidates), "--out", str(tmp_path / "r.jsonl")]
+    assert main([*argv, "--no-audit"]) == 2
+    err = capsys.readouterr().err
+    assert "'../out/s.sql' is outside the suite's directory" in err
+    assert "Traceback" not in err
+    with outside_paths_allowed():
+        assert read_document(suite).files == {
+            "../out/s.sql": (tmp_path / "out" / "s.sql").read_text()
+        }
+    assert read_document(suite).files == {}
+    assert main([*argv, "--no-audit", "--jobs", "1", "--allow-outside-paths"]) == 0
