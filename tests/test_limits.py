@@ -330,3 +330,266 @@ def test_the_verdict_says_which_budget_stopped_which_stage() -> None:
     small = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
                   "CREATE TABLE t (a INT)")  # fmt: skip
     assert small.evidence.budget_stops is None
+
+
+# --- Hostile schemas and suites: a clear error, never a traceback or a hang -----------------
+
+
+def test_a_decimal_of_scale_thirty_is_checked_not_a_traceback() -> None:
+    ddl = "CREATE TABLE t (d DECIMAL(38, 30))"
+    verdict = check("SELECT d FROM t WHERE d > 1", "SELECT d FROM t", ddl, options=FAST)
+    assert verdict.error is None
+    assert verdict.verdict == "not_equivalent"
+    assert check("SELECT d + 1 FROM t", "SELECT 1 + d FROM t", ddl, options=FAST).verdict == (
+        "equivalent"
+    )
+
+
+@pytest.mark.parametrize(
+    ("column", "code", "shown"),
+    [
+        ("d DECIMAL(38, 30)", 1, "NOT EQUIVALENT"),
+        ("a INT" + "[]" * 200, 2, "nests 200 levels"),
+    ],
+)
+def test_hostile_column_types_through_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str, code: int, shown: str
+) -> None:
+    from sqlequiv.cli import main
+
+    name = column.split(maxsplit=1)[0]
+    (tmp_path / "s.sql").write_text(f"CREATE TABLE t ({column})")
+    (tmp_path / "a.sql").write_text(f"SELECT {name} FROM t WHERE {name} IS NULL")
+    (tmp_path / "b.sql").write_text(f"SELECT {name} FROM t")
+    argv = ["check", str(tmp_path / "a.sql"), str(tmp_path / "b.sql")]
+    assert main([*argv, "--schema", str(tmp_path / "s.sql")]) == code
+    out = capsys.readouterr()
+    assert shown in out.out + out.err
+    assert "Traceback" not in out.out + out.err
+
+
+@pytest.mark.parametrize("ddl_type", ["INT" + "[]" * 9, "INT" + "[]" * 200])
+def test_deeply_nested_array_types_are_refused_naming_the_column(ddl_type: str) -> None:
+    from sqlequiv.errors import SchemaError
+
+    with pytest.raises(SchemaError, match=r"column 'a' of table 't'.*nests \d+ levels") as err:
+        load_schema(f"CREATE TABLE t (a {ddl_type})")
+    assert err.value.kind == "unsupported_type"
+    with pytest.raises(SchemaError, match="nests 200 levels"):
+        load_schema({"tables": {"t": {"columns": {"a": "INT" + "[]" * 200}}}})
+
+
+def test_eight_levels_of_arrays_still_load() -> None:
+    assert load_schema("CREATE TABLE t (a INT" + "[]" * 8 + ")").table_names == ("t",)
+
+
+HOSTILE_SUITE_ITEM = {
+    "id": "q1",
+    "question": "All ids?",
+    "reference_kind": "query",
+    "schema": "CREATE TABLE t (id INT PRIMARY KEY)",
+    "accepted_references": [{"name": "plain", "sql": "SELECT id FROM t"}],
+}
+
+
+def _deep(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+@pytest.mark.parametrize("levels", [101, 50_000])
+def test_deeply_nested_schema_files_are_refused(tmp_path: Path, levels: int) -> None:
+    from sqlequiv.errors import SchemaError
+
+    json_file = tmp_path / "s.json"
+    json_file.write_text('{"tables": {"t": {"columns": {"a": "INT"}, "x": ' + _deep(levels) + "}}}")
+    yaml_file = tmp_path / "s.yaml"
+    yaml_file.write_text("tables: " + _deep(levels))
+    for path in (json_file, yaml_file):
+        with pytest.raises(SchemaError, match="nested more than 100 levels deep") as err:
+            load_schema(path)
+        assert err.value.kind == "too_deep"
+
+
+@pytest.mark.parametrize("levels", [101, 50_000])
+def test_deeply_nested_suites_and_candidates_are_refused(tmp_path: Path, levels: int) -> None:
+    from sqlequiv.grading.results import read_candidates, read_results
+    from sqlequiv.suite import SuiteError, load_suite
+
+    item = json.dumps(HOSTILE_SUITE_ITEM)
+    deep_item = item[:-1] + ', "meta": {"x": ' + _deep(levels) + "}}"
+    (tmp_path / "suite.yaml").write_text("items:\n  - " + deep_item + "\n")
+    (tmp_path / "suite.jsonl").write_text(item + "\n" + deep_item + "\n")
+    for name in ("suite.yaml", "suite.jsonl"):
+        with pytest.raises(SuiteError, match="nested more than 100 levels deep"):
+            load_suite(tmp_path / name)
+    (tmp_path / "ok.jsonl").write_text(item + "\n")
+    suite = load_suite(tmp_path / "ok.jsonl")
+    candidates = tmp_path / "candidates.jsonl"
+    candidates.write_text('{"id": "q1", "sql": "SELECT 1", "x": ' + _deep(levels) + "}\n")
+    with pytest.raises(SuiteError, match=r"candidates.jsonl line 1: nested more than 100"):
+        read_candidates(candidates, suite)
+    with pytest.raises(SuiteError, match=r"line 1: not a record: nested more than 100"):
+        read_results(candidates)
+
+
+def test_a_deeply_nested_suite_document_built_in_code_is_refused() -> None:
+    from sqlequiv.suite import SuiteDocument, SuiteError, build_suite
+
+    meta: list[object] = []
+    for _ in range(200):
+        meta = [meta]
+    data = {"items": [{**HOSTILE_SUITE_ITEM, "meta": {"x": meta}}]}
+    with pytest.raises(SuiteError, match="nested more than 100 levels deep"):
+        build_suite(SuiteDocument(data))
+
+
+def _alias_bomb(levels: int) -> str:
+    lines = ['a0: &a0 ["lol"]']
+    for n in range(1, levels + 1):
+        lines.append(f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 9) + "]")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("levels", [8, 9])
+def test_a_yaml_alias_bomb_is_refused_at_once(tmp_path: Path, levels: int) -> None:
+    import time
+
+    from sqlequiv.errors import SchemaError
+    from sqlequiv.suite import SuiteError, load_suite
+
+    bomb = _alias_bomb(levels)
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        bomb.replace("\n", "\n  ").replace("a0:", "bomb:\n  a0:", 1)
+        + "\nitems:\n  - "
+        + json.dumps({**HOSTILE_SUITE_ITEM, "meta": {"lol": "*placeholder"}}).replace(
+            '"*placeholder"', f"*a{levels}"
+        )
+        + "\n"
+    )
+    start = time.monotonic()
+    with pytest.raises(SuiteError, match=r"aliases expand it to \d+ nodes"):
+        load_suite(suite)
+    (tmp_path / "s.yaml").write_text(bomb)
+    with pytest.raises(SchemaError, match="aliases expand") as err:
+        load_schema(tmp_path / "s.yaml")
+    assert err.value.kind == "alias_bomb"
+    assert time.monotonic() - start < 1.0
+
+
+def test_a_recursive_yaml_alias_is_refused() -> None:
+    from sqlequiv.errors import SchemaError
+    from sqlequiv.schema.load import load_yaml_text
+
+    with pytest.raises(SchemaError, match="alias inside its own anchor"):
+        load_yaml_text("tables: &a [*a]")
+
+
+def test_modest_yaml_aliases_still_load() -> None:
+    from sqlequiv.schema.load import load_yaml_text
+
+    assert load_yaml_text(_alias_bomb(3))["a3"][0][0][0] == ["lol"]  # type: ignore[index]
+
+
+def test_json_lines_split_at_newlines_only(tmp_path: Path) -> None:
+    from sqlequiv.grading.results import read_candidates, read_results
+    from sqlequiv.suite import load_suite
+
+    item = dict(HOSTILE_SUITE_ITEM, question="All\u2028ids\u0085?")
+    (tmp_path / "suite.jsonl").write_text(
+        json.dumps(item, ensure_ascii=False) + "\r\n", encoding="utf-8"
+    )
+    suite = load_suite(tmp_path / "suite.jsonl")
+    assert suite.item("q1").question == "All\u2028ids\u0085?"
+    sql = "SELECT id\u2028FROM t\u0085WHERE id\x0c> 0\x1c"
+    candidates = tmp_path / "candidates.jsonl"
+    candidates.write_text(
+        json.dumps({"id": "q1", "sql": sql}, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    assert "\u2028" in candidates.read_text(encoding="utf-8")  # raw, not escaped
+    (task,) = read_candidates(candidates, suite)
+    assert task.sql == sql
+    assert read_results(candidates) == [{"id": "q1", "sql": sql}]
+
+
+EVIL = """
+import pathlib
+pathlib.Path(__file__).with_name("ran").write_text("imported")
+
+
+def check(rows):
+    return True
+"""
+
+
+def _escaping_suite(tmp_path: Path, **item: object) -> Path:
+    (tmp_path / "suite").mkdir(exist_ok=True)
+    (tmp_path / "out").mkdir(exist_ok=True)
+    (tmp_path / "out" / "s.sql").write_text("CREATE TABLE t (id INT PRIMARY KEY)")
+    (tmp_path / "out" / "f.sql").write_text("INSERT INTO t VALUES (1);")
+    (tmp_path / "out" / "evil.py").write_text(EVIL)
+    path = tmp_path / "suite" / "suite.yaml"
+    path.write_text("items:\n  - " + json.dumps({**HOSTILE_SUITE_ITEM, **item}) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("schema", "../out/s.sql"),
+        ("schema", "{out}/s.sql"),
+        ("fixtures", [{"name": "f", "file": "../out/f.sql"}]),
+        ("fixtures", [{"name": "f", "file": "{out}/f.sql"}]),
+    ],
+)
+def test_suite_files_outside_its_directory_are_refused(
+    tmp_path: Path, field: str, value: object
+) -> None:
+    from sqlequiv.suite import SuiteError, load_suite
+
+    out = str(tmp_path / "out")
+    value = json.loads(json.dumps(value).replace("{out}", out))
+    suite = _escaping_suite(tmp_path, **{field: value})
+    with pytest.raises(SuiteError, match=r"is outside the suite's directory") as err:
+        load_suite(suite)
+    assert ("../out" if "../" in json.dumps(value) else out) in str(err.value)
+    loaded = load_suite(suite, allow_outside_paths=True)
+    assert loaded.item("q1").schema.table_names == ("t",)
+
+
+@pytest.mark.parametrize("module", ["{out}/evil", "../out/evil"])
+def test_a_predicate_outside_the_suite_is_refused_before_it_is_imported(
+    tmp_path: Path, module: str
+) -> None:
+    from sqlequiv.suite import SuiteError, load_suite
+
+    spec = module.replace("{out}", str(tmp_path / "out")) + ":check"
+    suite = _escaping_suite(
+        tmp_path, reference_kind="predicate", predicate=spec, accepted_references=[]
+    )
+    with pytest.raises(SuiteError, match=r"is outside the suite.s directory|is a path") as err:
+        load_suite(suite)
+    assert spec in str(err.value)
+    assert not (tmp_path / "out" / "ran").exists()
+
+
+def test_sqlequiv_grade_refuses_outside_paths_unless_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sqlequiv.cli import main
+    from sqlequiv.suite.load import outside_paths_allowed, read_document
+
+    suite = _escaping_suite(tmp_path, schema="../out/s.sql")
+    candidates = tmp_path / "candidates.jsonl"
+    candidates.write_text('{"id": "q1", "sql": "SELECT id FROM t"}\n')
+    argv = ["grade", str(suite), str(candidates), "--out", str(tmp_path / "r.jsonl")]
+    assert main([*argv, "--no-audit"]) == 2
+    err = capsys.readouterr().err
+    assert "'../out/s.sql' is outside the suite's directory" in err
+    assert "Traceback" not in err
+    with outside_paths_allowed():
+        assert read_document(suite).files == {
+            "../out/s.sql": (tmp_path / "out" / "s.sql").read_text()
+        }
+    assert read_document(suite).files == {}
+    assert main([*argv, "--no-audit", "--jobs", "1", "--allow-outside-paths"]) == 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.run import BACKENDS, grade_suite
 from sqlequiv.grading.summary import render_run
 from sqlequiv.grading.worker import Settings
+from sqlequiv.suite.load import outside_paths_allowed
 
 
 def add_parser(sub: Any) -> None:
@@ -42,6 +44,9 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show progress (default: when stderr is a terminal)")  # fmt: skip
     g.add_argument("--json", action="store_true", help="print the summary as JSON")
+    g.add_argument("--allow-outside-paths", action="store_true",
+                   help="let the suite name schema, fixture and predicate files outside its "
+                   "directory (refused by default: a suite may be someone else's)")  # fmt: skip
     add_check_options(g)
 
 
@@ -60,17 +65,20 @@ def run_grade(args: argparse.Namespace, argv: list[str]) -> int:
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress
     progress = Progress(0, sys.stderr) if show else None
-    result = grade_suite(
-        args.suite,
-        args.candidates,
-        args.out,
-        backend=args.backend,
-        jobs=args.jobs,
-        settings=settings,
-        ray_address=args.ray_address,
-        audit=not args.no_audit,
-        progress=progress,
-    )
+    # grade_suite reads the suite itself: the opt-in reaches its read_document this way.
+    allowed = outside_paths_allowed() if args.allow_outside_paths else nullcontext()
+    with allowed:
+        result = grade_suite(
+            args.suite,
+            args.candidates,
+            args.out,
+            backend=args.backend,
+            jobs=args.jobs,
+            settings=settings,
+            ray_address=args.ray_address,
+            audit=not args.no_audit,
+            progress=progress,
+        )
     if args.json:
         print(json.dumps({**result.summary, "anomalies": result.anomalies}, indent=2, default=str))
     else:

@@ -16,7 +16,7 @@ from typing import IO, Any
 
 from sqlequiv.grading.record import as_record
 from sqlequiv.grading.worker import Task
-from sqlequiv.suite.load import Problem, SuiteError
+from sqlequiv.suite.load import Problem, SuiteError, TooDeep, json_lines, parse_json_line
 from sqlequiv.suite.model import Suite
 
 _CANDIDATE_KEYS = ("id", "sql", "sample")
@@ -37,14 +37,17 @@ def read_candidates(path: str | Path, suite: Suite) -> list[Task]:
     problems: list[Problem] = []
     counts: dict[str, int] = {}
     seen: set[tuple[str, str]] = set()
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in json_lines(text):
         if not line.strip():
             continue
         where = f"{path.name} line {number}"
         try:
-            entry = json.loads(line)
+            entry = parse_json_line(line)
         except json.JSONDecodeError as err:
             problems.append(Problem(where, f"invalid JSON: {err.msg}"))
+            continue
+        except TooDeep as err:
+            problems.append(Problem(where, str(err)))
             continue
         if not isinstance(entry, dict):
             problems.append(Problem(where, "expected an object with `id` and `sql`"))
@@ -87,14 +90,18 @@ def read_results(path: str | Path) -> list[dict[str, Any]]:
             handle.truncate(end)
         data = data[:end]
     records = []
-    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+    for number, line in json_lines(data.decode("utf-8")):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            records.append(parse_json_line(line))
         except json.JSONDecodeError as err:
             raise SuiteError(
                 [Problem(f"{path.name} line {number}", f"not a record: {err.msg}")]
+            ) from err
+        except TooDeep as err:
+            raise SuiteError(
+                [Problem(f"{path.name} line {number}", f"not a record: {err}")]
             ) from err
     return records
 

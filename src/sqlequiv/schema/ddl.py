@@ -222,6 +222,15 @@ class TableDraft:
             raise at.error(
                 "duplicate_column", f"column {name!r} of table {self.name!r} is declared twice"
             )
+        depth = type_nesting(type_)
+        if depth > MAX_TYPE_NESTING:
+            # Checked before anything renders the type: sqlglot's generator recurses once
+            # per level, so INT[] nested 200 deep ends in a RecursionError.
+            raise (type_at or at).error(
+                "unsupported_type",
+                f"column {name!r} of table {self.name!r}: its type nests {depth} levels of "
+                f"ARRAY/LIST/STRUCT/MAP, more than the {MAX_TYPE_NESTING} supported",
+            )
         duck, not_null, non_negative = duckdb_type(type_, type_at or at)
         self.columns[name] = _ColumnDraft(
             name, duck, at, False if not_null else None, declared=declared, collation=collation
@@ -545,6 +554,31 @@ _NO_DUCKDB_TYPE = {
 # Types that mean nothing without their parameters (an ENUM of no values, ...).
 _NEED_PARAMS = {_T.ARRAY, _T.ENUM, _T.LIST, _T.MAP, _T.UNION, _T.STRUCT}
 _MAX_DECIMAL_PRECISION = 38
+#: Most levels of types inside types (``INT[][]`` is 2) a column may have. No real schema
+#: comes near it; deeper ones only serve to exhaust the recursion of whatever renders them.
+MAX_TYPE_NESTING = 8
+
+
+def type_nesting(type_: exp.DataType) -> int:
+    """How many container types (ARRAY, LIST, STRUCT, MAP, ...) enclose ``type_``'s innermost
+    one, counted without recursion (a hostile type may be nested thousands deep).
+
+    Example:
+        >>> type_nesting(exp.DataType.build("INT[][]", dialect="duckdb"))
+        2
+        >>> type_nesting(exp.DataType.build("INT"))
+        0
+    """
+    deepest = 0
+    stack: list[tuple[exp.Expr, int]] = [(type_, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, exp.DataType):
+            depth += 1
+            deepest = max(deepest, depth)
+        for child in node.iter_expressions():
+            stack.append((child, depth))
+    return deepest - 1
 
 
 def duckdb_type(type_: exp.DataType, at: At) -> tuple[exp.DataType, bool, bool]:

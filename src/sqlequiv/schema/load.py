@@ -36,7 +36,7 @@ from sqlequiv.errors import SchemaError
 from sqlequiv.policy.functions import forbidden_function_in
 from sqlequiv.schema.catalog import read_duckdb_catalog
 from sqlequiv.schema.ddl import parse_ddl
-from sqlequiv.schema.jsontext import load_json_text
+from sqlequiv.schema.jsontext import MAX_NESTING, load_json_text, nesting
 from sqlequiv.schema.mapping import parse_mapping
 from sqlequiv.schema.model import Schema
 from sqlequiv.schema.spider import is_tables_json, read_tables_json
@@ -187,8 +187,45 @@ def _decode(data: bytes, path: Path) -> str:
         ) from err
 
 
+#: Most nodes aliases may add to a YAML document beyond its length in characters (without
+#: aliases a document has fewer nodes than characters). Aliases are composed once and
+#: shared, so PyYAML loads a "billion laughs" bomb quickly; everything after it (validation,
+#: ``json.dumps`` of an item's meta into each result) walks the expanded tree: a 752-byte
+#: suite of nine aliases to nine aliases ... wrote a 351 MB results line.
+MAX_ALIAS_EXPANSION = 1_000_000
+
+
+def _node_children(node: object) -> list[yaml.Node] | None:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return None
+
+
 class _StrictLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses duplicate keys instead of keeping the last one."""
+    """``yaml.SafeLoader`` that refuses duplicate keys instead of keeping the last one, and,
+    before building any data, documents nested past :data:`MAX_NESTING` (or recursive, an
+    alias inside its own anchor) and alias bombs (see :data:`MAX_ALIAS_EXPANSION`)."""
+
+    def get_single_node(self) -> yaml.Node | None:
+        node: yaml.Node | None = super().get_single_node()
+        if node is not None:
+            depth, size, _ = nesting(node, _node_children)
+            if depth > MAX_NESTING:
+                raise _Refused(
+                    "too_deep",
+                    f"invalid YAML: nested more than {MAX_NESTING} levels deep "
+                    "(or an alias inside its own anchor)",
+                )
+            budget = len(self.buffer) + MAX_ALIAS_EXPANSION
+            if size > budget:
+                raise _Refused(
+                    "alias_bomb",
+                    f"invalid YAML: its aliases expand it to {size} nodes, more than the "
+                    f"{budget} allowed for a document of its length",
+                )
+        return node
 
     def construct_mapping(
         self, node: yaml.MappingNode, deep: bool = False
@@ -208,12 +245,28 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
+class _Refused(Exception):
+    """A YAML document :class:`_StrictLoader` refuses to build: ``kind`` and ``message`` of
+    the :class:`SchemaError` :func:`load_yaml_text` raises."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
 def load_yaml_text(text: str) -> object:
-    """YAML text as plain data (safe loader); duplicate keys and syntax errors raise
-    :class:`SchemaError`."""
+    """YAML text as plain data (safe loader); duplicate keys, syntax errors, nesting past
+    :data:`MAX_NESTING` and alias bombs raise :class:`SchemaError`."""
     try:
         # Safe: _StrictLoader is a SafeLoader, which builds only plain data.
         return yaml.load(text, Loader=_StrictLoader)
+    except _Refused as err:
+        raise SchemaError(err.kind, err.message) from err
+    except RecursionError as err:  # PyYAML's composer recurses once per level
+        raise SchemaError(
+            "too_deep", f"invalid YAML: nested more than {MAX_NESTING} levels deep"
+        ) from err
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]

@@ -33,7 +33,9 @@ import importlib.util
 import inspect
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -43,7 +45,7 @@ import sqlglot
 
 from sqlequiv.errors import PlainError, SchemaError
 from sqlequiv.schema import Schema, load_schema, parse_mapping
-from sqlequiv.schema.jsontext import load_json_text
+from sqlequiv.schema.jsontext import MAX_NESTING, load_json_text, too_deep
 from sqlequiv.schema.load import load_yaml_text
 from sqlequiv.suite.fixtures import FixtureError, rows_database, script_database
 from sqlequiv.suite.model import REFERENCE_KINDS, Fixture, Item, Reference, ReferenceKind, Suite
@@ -106,21 +108,50 @@ class SuiteDocument:
     ``files`` maps a path as written in the suite (relative to ``base_dir``)
     to its text; a document can be pickled or sent as JSON to a worker that
     has no access to the suite's directory.
+
+    ``allow_outside_paths`` lets the files it names lie outside ``base_dir`` (see
+    :func:`read_document`).
     """
 
     data: Mapping[str, Any]
     base_dir: str | None = None
     files: Mapping[str, str] = field(default_factory=dict)
     path: str | None = None
+    allow_outside_paths: bool = False
 
 
-def load_suite(path: str | Path) -> Suite:
+#: Whether suites read in this context may name files outside their directory; set by
+#: :func:`outside_paths_allowed` for a caller (``sqlequiv grade --allow-outside-paths``)
+#: that reaches :func:`read_document` through code that does not pass the flag on.
+_ALLOW_OUTSIDE: ContextVar[bool] = ContextVar("sqlequiv_allow_outside_paths", default=False)
+
+
+@contextmanager
+def outside_paths_allowed() -> Iterator[None]:
+    """Within the block, :func:`read_document` lets suites name files outside their directory."""
+    token = _ALLOW_OUTSIDE.set(True)
+    try:
+        yield
+    finally:
+        _ALLOW_OUTSIDE.reset(token)
+
+
+def load_suite(path: str | Path, *, allow_outside_paths: bool | None = None) -> Suite:
     """Read, validate and build the suite at ``path`` (``.yaml``/``.yml`` or ``.jsonl``)."""
-    return build_suite(read_document(path))
+    return build_suite(read_document(path, allow_outside_paths=allow_outside_paths))
 
 
-def read_document(path: str | Path) -> SuiteDocument:
-    """Read a suite file and every schema, fixture script and predicate module it names."""
+def read_document(path: str | Path, *, allow_outside_paths: bool | None = None) -> SuiteDocument:
+    """Read a suite file and every schema, fixture script and predicate module it names.
+
+    The files a suite names must lie inside its directory (after resolving ``..`` and
+    symbolic links): a suite is often someone else's, and an absolute path or a ``../``
+    would otherwise read any file the grader can, or import and run any Python file as a
+    predicate. A file outside is not read at all, and :func:`build_suite` reports its path;
+    ``allow_outside_paths=True`` (default: within :func:`outside_paths_allowed`) allows it.
+    """
+    if allow_outside_paths is None:
+        allow_outside_paths = _ALLOW_OUTSIDE.get()
     path = Path(path)
     text = _read_text(path)
     if path.suffix.lower() == ".jsonl":
@@ -129,24 +160,32 @@ def read_document(path: str | Path) -> SuiteDocument:
         try:
             data = load_yaml_text(text)
         except SchemaError as err:
-            raise SuiteError([Problem("file", f"{path}: {err.message} (line {err.line})")]) from err
+            where = f" (line {err.line})" if err.line is not None else ""
+            raise SuiteError([Problem("file", f"{path}: {err.message}{where}")]) from err
         if not isinstance(data, Mapping):
             raise SuiteError([Problem("file", f"{path}: expected a mapping with `items`")])
     base = path.resolve().parent
     files: dict[str, str] = {}
     for name in _named_files(data):
         candidate = base / name
+        if not allow_outside_paths and outside(name, base) is not None:
+            continue  # never read; reported, with its field, by build_suite
         try:
             if candidate.is_file():
                 files[name] = _read_text(candidate)
         except (OSError, ValueError, SuiteError):
             continue  # reported, with its field, by build_suite
-    return SuiteDocument(data, str(base), files, str(path))
+    return SuiteDocument(data, str(base), files, str(path), allow_outside_paths)
 
 
 def build_suite(document: SuiteDocument) -> Suite:
     """Validate every item of ``document`` and build the suite; raise :class:`SuiteError`
     listing every problem."""
+    # A document built by a caller (not read by read_document) is measured here: the builder
+    # and every json.dumps of an item's meta recurse once per level.
+    problem = too_deep(document.data)
+    if problem is not None:
+        raise SuiteError([Problem("file", f"the suite is {problem}")])
     return _Builder(document).build()
 
 
@@ -155,6 +194,7 @@ class _Builder:
         self.doc = document
         self.problems: list[Problem] = []
         self.base = Path(document.base_dir) if document.base_dir else None
+        self.allow_outside = document.allow_outside_paths
         self._schemas: dict[tuple[str, str], Schema | None] = {}
         self._fixture_dbs: dict[tuple[str, int], Fixture | None] = {}
 
@@ -299,7 +339,7 @@ class _Builder:
 
     def _predicate_ok(self, spec: Any, item_id: str | None, index: int) -> None:
         try:
-            load_predicate(spec, self.base, self.doc.files)
+            load_predicate(spec, self.base, self.doc.files, allow_outside_paths=self.allow_outside)
         except PredicateError as err:
             self._problem("predicate", str(err), item_id, index)
 
@@ -346,6 +386,12 @@ class _Builder:
                 self._problem(field_name, "does not load (see above)", item_id, index)
             return schema
         try:
+            if isinstance(raw, str) and not self.allow_outside and _names_a_file(raw):
+                problem = outside(raw, self.base)
+                if problem is not None:
+                    self._problem(field_name, problem, item_id, index)
+                    self._schemas[key] = None
+                    return None
             schema = self._load_schema(raw, dialect)
         except SchemaError as err:
             self._problem(field_name, str(err).removeprefix("schema: "), item_id, index)
@@ -432,6 +478,9 @@ class _Builder:
             db = script_database(str(spec["sql"]), schema, dialect)
         else:
             path = str(spec["file"])
+            problem = None if self.allow_outside else outside(path, self.base)
+            if problem is not None:
+                raise FixtureError(f"file: {problem}")
             text = self.doc.files.get(path)
             if text is None:
                 raise FixtureError(f"file: no such file: {path!r}")
@@ -497,18 +546,32 @@ Predicate = Callable[..., object]
 
 
 def load_predicate(
-    spec: Any, base_dir: Path | None, sources: Mapping[str, str] | None = None
+    spec: Any,
+    base_dir: Path | None,
+    sources: Mapping[str, str] | None = None,
+    *,
+    allow_outside_paths: bool = False,
 ) -> Predicate:
     """The function named by ``module:function``, imported from ``base_dir``.
 
     When the module is not importable there but ``sources`` holds its text
     (a worker on another machine), the module is built from that text.
+
+    A module not yet imported must be a dotted name whose file lies inside ``base_dir``:
+    ``/abs/path/evil:check`` or ``../evil:check`` would run a file from anywhere, so it is
+    refused before any import unless ``allow_outside_paths``.
     """
     if not isinstance(spec, str) or spec.count(":") != 1:
         raise PredicateError(f"expected 'module:function', not {spec!r}")
     module_name, func_name = spec.split(":")
     if not module_name or not func_name:
         raise PredicateError(f"expected 'module:function', not {spec!r}")
+    if not allow_outside_paths and module_name not in sys.modules:
+        problem = outside(module_name.replace(".", "/") + ".py", base_dir)
+        if not all(part.isidentifier() for part in module_name.split(".")):
+            problem = problem or f"{module_name!r} is a path, not a dotted module name"
+        if problem is not None:
+            raise PredicateError(f"module of {spec!r}: {problem}")
     module = _import(module_name, base_dir, sources or {})
     func = getattr(module, func_name, None)
     if not callable(func):
@@ -576,6 +639,40 @@ def _named_files(data: Any) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def outside(name: str, base: Path | None) -> str | None:
+    """Why the file ``name`` (as written in a suite) is outside the suite's directory
+    ``base``, or None when it is inside.
+
+    Resolved first, so ``..`` and symbolic links count where they lead; with no ``base``
+    (a document built in code) an absolute path or one with ``..`` is outside.
+
+    Example:
+        >>> outside("schema.sql", Path("/suites/a")) is None
+        True
+        >>> print(outside("../b.sql", Path("/s")))
+        '../b.sql' is outside the suite's directory /s (allow it with --allow-outside-paths)
+    """
+    where = f"the suite's directory {base}" if base is not None else "the suite's directory"
+    problem = f"{name!r} is outside {where} (allow it with --allow-outside-paths)"
+    try:
+        path = Path(name)
+        if base is None:
+            return problem if path.is_absolute() or ".." in path.parts else None
+        resolved_base = base.resolve()
+        target = (resolved_base / path).resolve()
+    except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop, too long
+        return problem
+    return None if target.is_relative_to(resolved_base) else problem
+
+
+def _names_a_file(text: str) -> bool:
+    """Whether a schema string is a file name rather than DDL text."""
+    if _looks_like_path(text):
+        return True
+    # "create.sql" starts like DDL but may be a file name too (load_schema would read it).
+    return "\n" not in text and "(" not in text and len(text) < 4096
+
+
 def _looks_like_path(text: str) -> bool:
     return "\n" not in text and len(text) < 4096 and not text.lstrip().lower().startswith("create")
 
@@ -600,18 +697,60 @@ def _read_text(path: Path) -> str:
         ) from err
 
 
+def json_lines(text: str) -> list[tuple[int, str]]:
+    r"""The numbered lines of JSON Lines text, split at ``\n`` only (a trailing ``\r`` cut).
+
+    Not ``str.splitlines()``: it also splits at U+2028, U+2029, U+0085 and the other
+    Unicode line breaks, which JSON allows raw inside a string, so one candidate holding a
+    U+2028 would make its line two lines of invalid JSON.
+
+    Example:
+        >>> json_lines('{"sql": "a\u2028b"}\r\n\n[1]')
+        [(1, '{"sql": "a\u2028b"}'), (2, ''), (3, '[1]')]
+    """
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the newline ending the last line starts no line
+    return [(n, line.removesuffix("\r")) for n, line in enumerate(lines, start=1)]
+
+
+class TooDeep(ValueError):
+    """A JSON line nested past :data:`~sqlequiv.schema.jsontext.MAX_NESTING`."""
+
+
+def parse_json_line(line: str) -> Any:
+    """One JSON line as data.
+
+    Raises:
+        json.JSONDecodeError: it is not JSON.
+        TooDeep: it nests lists and objects past
+            :data:`~sqlequiv.schema.jsontext.MAX_NESTING` (json's parser, and everything
+            after it, recurse once per level: a RecursionError otherwise).
+    """
+    try:
+        value = json.loads(line)
+    except RecursionError as err:
+        raise TooDeep(f"nested more than {MAX_NESTING} levels deep") from err
+    problem = too_deep(value)
+    if problem is not None:
+        raise TooDeep(problem)
+    return value
+
+
 def _jsonl_items(text: str) -> list[Any]:
     items: list[Any] = []
     problems: list[Problem] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in json_lines(text):
         if not line.strip():
             continue
         try:
-            items.append(json.loads(line))
+            items.append(parse_json_line(line))
         except json.JSONDecodeError as err:
             problems.append(
                 Problem("file", f"line {number}: invalid JSON: {err.msg} (column {err.colno})")
             )
+        except TooDeep as err:
+            problems.append(Problem("file", f"line {number}: {err}"))
     if problems:
         raise SuiteError(problems)
     return items
