@@ -223,3 +223,25 @@ def test_ctrl_c_keeps_what_is_written_and_the_rerun_finishes(tmp_path: Path) -> 
     finish = subprocess.run(command, check=False, env=env, capture_output=True, timeout=120)
     assert finish.returncode == 0, finish.stderr.decode()
     assert sorted(r["sample"] for r in lines(out)) == list(range(6))
+
+
+def test_workers_exit_quietly_when_grade_is_killed(tmp_path: Path) -> None:
+    slow = [
+        {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
+        for n in range(6)
+    ]
+    suite, cands = write_suite(tmp_path, slow)
+    out = tmp_path / "r.jsonl"
+    command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
+               str(out), "--jobs", "2", "--predicate-databases", "0", "--no-audit"]  # fmt: skip
+    env = {**os.environ, "SQLEQUIV_TEST_SLEEP": "1.5"}
+    stderr = tmp_path / "stderr.txt"
+    with open(stderr, "wb") as err:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and (not out.exists() or not out.read_text().strip()):
+            time.sleep(0.1)
+        process.kill()
+        process.wait(10)
+        time.sleep(4)  # the workers finish their task and find the parent gone
+    assert "Traceback" not in stderr.read_text(), stderr.read_text()
