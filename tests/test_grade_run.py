@@ -245,3 +245,26 @@ def test_workers_exit_quietly_when_grade_is_killed(tmp_path: Path) -> None:
         process.wait(10)
         time.sleep(4)  # the workers finish their task and find the parent gone
     assert "Traceback" not in stderr.read_text(), stderr.read_text()
+
+
+def test_a_second_run_on_the_same_out_fails_at_once(tmp_path: Path) -> None:
+    slow = [
+        {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
+        for n in range(3)
+    ]
+    suite, cands = write_suite(tmp_path, slow)
+    out = tmp_path / "r.jsonl"
+    command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
+               str(out), "--jobs", "1", "--predicate-databases", "0", "--no-audit"]  # fmt: skip
+    env = {**os.environ, "SQLEQUIV_TEST_SLEEP": "1.5"}
+    first = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and (not out.exists() or not out.read_text().strip()):
+        time.sleep(0.1)
+    second = subprocess.run(command, check=False, env=env, capture_output=True, timeout=60)
+    assert second.returncode == 2, second.stderr.decode()
+    message = second.stderr.decode()
+    assert f"r.jsonl is being written by another sqlequiv grade (pid {first.pid})" in message
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err.decode()
+    assert sorted(r["sample"] for r in lines(out)) == [0, 1, 2]

@@ -8,12 +8,15 @@ holds; a torn last line (the machine died mid-write) is cut off first.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import time
 from pathlib import Path
 from typing import IO, Any
 
+from sqlequiv.errors import PlainError
 from sqlequiv.grading.record import as_record
 from sqlequiv.grading.worker import Task
 from sqlequiv.suite.load import Problem, SuiteError
@@ -146,3 +149,45 @@ class ResultWriter:
         self._handle.flush()
         os.fsync(self._handle.fileno())
         self._handle.close()
+
+
+class ResultsBusy(PlainError, RuntimeError):
+    """Another ``sqlequiv grade`` is writing the same results file."""
+
+    SIDE = "backend"
+    KIND = "results_busy"
+
+
+class ResultsLock:
+    """An exclusive lock on a results file for the whole of one run (``<out>.lock``).
+
+    Two runs appending to one file would each grade every pair they did not see
+    at start, so the file would hold each pair twice. ``flock`` is released by
+    the kernel when the holder dies, however it dies (kill -9 included), so a
+    stale lock file never blocks a rerun; the pid inside only names the holder.
+    """
+
+    def __init__(self, out: str | Path) -> None:
+        self.out = Path(out)
+        self.path = self.out.with_name(self.out.name + ".lock")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(self._fd, 64).decode("ascii", "replace").strip() or "unknown"
+            os.close(self._fd)
+            self._fd = None
+            raise ResultsBusy(
+                f"{self.out.name} is being written by another sqlequiv grade (pid {holder}); "
+                "wait for it or use another --out"
+            ) from None
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, f"{os.getpid()}\n".encode("ascii"))
+
+    def release(self) -> None:
+        """Give the file up (the lock file stays; it is locked again by the next run)."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
