@@ -268,3 +268,39 @@ def test_a_second_run_on_the_same_out_fails_at_once(tmp_path: Path) -> None:
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err.decode()
     assert sorted(r["sample"] for r in lines(out)) == [0, 1, 2]
+
+
+def test_a_rerun_retries_a_crash_or_timeout_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hostile = [
+        {"id": "hostile", "sql": "SELECT customer_id FROM customers WHERE customer_id = 2"},
+        {"id": "hostile", "sql": "SELECT customer_id FROM customers WHERE customer_id = 1"},
+        CANDIDATES[0],
+    ]
+    suite, cands = write_suite(tmp_path, hostile)
+    out = tmp_path / "r.jsonl"
+    monkeypatch.setenv("SQLEQUIV_TEST_SLEEP", "6")  # the workers inherit it
+
+    def grade(task_timeout: float) -> Any:
+        settings = Settings(options=FAST, task_timeout=task_timeout, predicate_databases=0)
+        return grade_suite(suite, cands, out, backend="local", jobs=2, settings=settings,
+                           audit=False)  # fmt: skip
+
+    first = grade(3.0)  # the hang overruns
+    assert [(r["sample"], r["error"] and r["error"]["kind"], r["attempts"])
+            for r in sorted(first.records, key=lambda r: str(r["item_id"]) + str(r["sample"]))
+            ] == [(0, None, 1), (0, "worker_crashed", 1), (1, "timeout", 1)]  # fmt: skip
+    second = grade(30.0)  # the retry has the time it needs; the crash crashes again
+    assert second.graded_now == 2 and second.resumed == 1 and second.summary["pairs"] == 3
+    by_key = {(r["item_id"], r["sample"]): r for r in second.records}
+    assert by_key[("hostile", 0)]["error"]["kind"] == "worker_crashed"  # it crashes every time
+    assert by_key[("hostile", 0)]["attempts"] == 2
+    assert by_key[("hostile", 1)]["status"] == "pass" and by_key[("hostile", 1)]["attempts"] == 2
+    for record in lines(out):
+        assert tuple(record) == RECORD_KEYS
+    assert len(lines(out)) == 5  # the first attempts stay on disk; the last line of a pair wins
+    third = grade(30.0)  # a second failure is not retried again
+    assert third.graded_now == 0 and third.resumed == 3
+    assert main(["stats", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n_records"] == 3

@@ -9,10 +9,12 @@ holds; a torn last line (the machine died mid-write) is cut off first.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import json
 import os
 import time
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -102,13 +104,60 @@ def read_results(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
+#: Error kinds that say the worker, not the candidate, failed: a rerun grades such a pair
+#: once more (an out-of-memory kill or a loaded machine need not happen twice).
+RETRIED_KINDS = ("worker_crashed", "timeout")
+#: A pair is graded at most this many times.
+MAX_ATTEMPTS = 2
+
+
+def latest_records(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One record per (item, sample): the last line of a pair wins.
+
+    A retried pair has two lines (the first attempt's error, then the retry's
+    record); every reader (resuming, ``stats``, the summary, the report) goes
+    through here so that none counts a pair twice. Pairs keep the order of
+    their first line.
+
+    Example:
+        >>> rows = [{"item_id": "q", "sample": 0, "status": "error"},
+        ...         {"item_id": "r", "sample": 0, "status": "pass"},
+        ...         {"item_id": "q", "sample": 0, "status": "pass", "attempts": 2}]
+        >>> [(r["item_id"], r["status"]) for r in latest_records(rows)]
+        [('q', 'pass'), ('r', 'pass')]
+    """
+    by_key: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in records:
+        by_key[(str(record.get("item_id")), str(record.get("sample")))] = dict(record)
+    return list(by_key.values())
+
+
+def _retried(record: Mapping[str, Any]) -> bool:
+    """Whether a rerun grades this pair again (see :data:`RETRIED_KINDS`)."""
+    typed = as_record(record)
+    error = typed.get("error") or {}
+    attempts = typed.get("attempts", 1)
+    return (
+        typed.get("status") == "error"
+        and error.get("kind") in RETRIED_KINDS
+        and isinstance(attempts, int)
+        and attempts < MAX_ATTEMPTS
+    )
+
+
 def pending_tasks(tasks: list[Task], done: list[dict[str, Any]]) -> list[Task]:
-    """The tasks a results file does not hold yet.
+    """The tasks a results file does not hold yet, and those it holds a retried error for.
+
+    A pair whose last record is a ``worker_crashed`` or ``timeout`` error of its
+    first attempt comes back as a task of attempt 2; one that failed so on its
+    second attempt stays as it is.
 
     A record for the same (item, sample) with different SQL means the file
     belongs to another candidates file: that is an error, not a skip.
     """
-    by_key = {(str(r.get("item_id")), str(r.get("sample"))): r for r in map(as_record, done)}
+    by_key = {
+        (str(r.get("item_id")), str(r.get("sample"))): as_record(r) for r in latest_records(done)
+    }
     problems = []
     todo = []
     for task in tasks:
@@ -123,6 +172,8 @@ def pending_tasks(tasks: list[Task], done: list[dict[str, Any]]) -> list[Task]:
                     "use another --out for these candidates",
                 )
             )
+        elif _retried(record):
+            todo.append(dataclasses.replace(task, attempt=record.get("attempts", 1) + 1))
     if problems:
         raise SuiteError(problems)
     return todo

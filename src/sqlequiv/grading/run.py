@@ -23,6 +23,7 @@ from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.results import (
     ResultsLock,
     ResultWriter,
+    latest_records,
     pending_tasks,
     read_candidates,
     read_results,
@@ -112,9 +113,9 @@ def _grade_locked(
     document = read_document(suite_path)
     suite = build_suite(document)
     tasks = read_candidates(candidates_path, suite)
-    previous = read_results(out)
+    previous = latest_records(read_results(out))
     todo = pending_tasks(tasks, previous)
-    wanted = {t.key for t in tasks}
+    wanted = {t.key for t in tasks} - {t.key for t in todo}  # a retried pair is not kept
     kept = [r for r in previous if (str(r.get("item_id")), str(r.get("sample"))) in wanted]
 
     digest = _suite_digest(document)
@@ -145,6 +146,7 @@ def _grade_locked(
                 continue
             for n, twin in enumerate(twins[(task.item_id, task.sql)]):
                 record = result if n == 0 else _twin_record(result, twin, task)
+                record = {**record, "attempts": twin.attempt}
                 writer.write(record)
                 new_records.append(record)
                 if progress is not None:
