@@ -3,7 +3,10 @@
 A results file is append-only: each record is one ``write`` of one complete
 line, flushed at once, so an interrupted run loses at most the pairs still
 being graded. Rerunning with the same file skips every (item, sample) it
-holds; a torn last line (the machine died mid-write) is cut off first.
+holds, except a first attempt that ended in a worker crash or a timeout,
+which is graded once more and appended (the last line of a pair wins); a
+torn last line (the machine died mid-write) is cut off first. One run at a
+time writes a file (:class:`ResultsLock`).
 """
 
 from __future__ import annotations
