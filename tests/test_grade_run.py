@@ -223,3 +223,84 @@ def test_ctrl_c_keeps_what_is_written_and_the_rerun_finishes(tmp_path: Path) -> 
     finish = subprocess.run(command, check=False, env=env, capture_output=True, timeout=120)
     assert finish.returncode == 0, finish.stderr.decode()
     assert sorted(r["sample"] for r in lines(out)) == list(range(6))
+
+
+def test_workers_exit_quietly_when_grade_is_killed(tmp_path: Path) -> None:
+    slow = [
+        {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
+        for n in range(6)
+    ]
+    suite, cands = write_suite(tmp_path, slow)
+    out = tmp_path / "r.jsonl"
+    command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
+               str(out), "--jobs", "2", "--predicate-databases", "0", "--no-audit"]  # fmt: skip
+    env = {**os.environ, "SQLEQUIV_TEST_SLEEP": "1.5"}
+    stderr = tmp_path / "stderr.txt"
+    with open(stderr, "wb") as err:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and (not out.exists() or not out.read_text().strip()):
+            time.sleep(0.1)
+        process.kill()
+        process.wait(10)
+        time.sleep(4)  # the workers finish their task and find the parent gone
+    assert "Traceback" not in stderr.read_text(), stderr.read_text()
+
+
+def test_a_second_run_on_the_same_out_fails_at_once(tmp_path: Path) -> None:
+    slow = [
+        {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
+        for n in range(3)
+    ]
+    suite, cands = write_suite(tmp_path, slow)
+    out = tmp_path / "r.jsonl"
+    command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
+               str(out), "--jobs", "1", "--predicate-databases", "0", "--no-audit"]  # fmt: skip
+    env = {**os.environ, "SQLEQUIV_TEST_SLEEP": "1.5"}
+    first = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and (not out.exists() or not out.read_text().strip()):
+        time.sleep(0.1)
+    second = subprocess.run(command, check=False, env=env, capture_output=True, timeout=60)
+    assert second.returncode == 2, second.stderr.decode()
+    message = second.stderr.decode()
+    assert f"r.jsonl is being written by another sqlequiv grade (pid {first.pid})" in message
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err.decode()
+    assert sorted(r["sample"] for r in lines(out)) == [0, 1, 2]
+
+
+def test_a_rerun_retries_a_crash_or_timeout_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hostile = [
+        {"id": "hostile", "sql": "SELECT customer_id FROM customers WHERE customer_id = 2"},
+        {"id": "hostile", "sql": "SELECT customer_id FROM customers WHERE customer_id = 1"},
+        CANDIDATES[0],
+    ]
+    suite, cands = write_suite(tmp_path, hostile)
+    out = tmp_path / "r.jsonl"
+    monkeypatch.setenv("SQLEQUIV_TEST_SLEEP", "6")  # the workers inherit it
+
+    def grade(task_timeout: float) -> Any:
+        settings = Settings(options=FAST, task_timeout=task_timeout, predicate_databases=0)
+        return grade_suite(suite, cands, out, backend="local", jobs=2, settings=settings,
+                           audit=False)  # fmt: skip
+
+    first = grade(3.0)  # the hang overruns
+    assert [(r["sample"], r["error"] and r["error"]["kind"], r["attempts"])
+            for r in sorted(first.records, key=lambda r: str(r["item_id"]) + str(r["sample"]))
+            ] == [(0, None, 1), (0, "worker_crashed", 1), (1, "timeout", 1)]  # fmt: skip
+    second = grade(30.0)  # the retry has the time it needs; the crash crashes again
+    assert second.graded_now == 2 and second.resumed == 1 and second.summary["pairs"] == 3
+    by_key = {(r["item_id"], r["sample"]): r for r in second.records}
+    assert by_key[("hostile", 0)]["error"]["kind"] == "worker_crashed"  # it crashes every time
+    assert by_key[("hostile", 0)]["attempts"] == 2
+    assert by_key[("hostile", 1)]["status"] == "pass" and by_key[("hostile", 1)]["attempts"] == 2
+    for record in lines(out):
+        assert tuple(record) == RECORD_KEYS
+    assert len(lines(out)) == 5  # the first attempts stay on disk; the last line of a pair wins
+    third = grade(30.0)  # a second failure is not retried again
+    assert third.graded_now == 0 and third.resumed == 3
+    assert main(["stats", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n_records"] == 3

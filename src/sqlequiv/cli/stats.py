@@ -15,7 +15,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from sqlequiv.grading.results import read_results
+from sqlequiv.grading.results import latest_records, read_results
 from sqlequiv.report import ReportData, write_report
 from sqlequiv.stats import (
     StatsError,
@@ -96,7 +96,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def _records(path: str) -> list[dict[str, Any]]:
     if not Path(path).is_file():
         raise OSError(f"no such results file: {path}")
-    return read_results(path)
+    return latest_records(read_results(path))  # a retried pair counts once
 
 
 def run_stats(args: argparse.Namespace, argv: list[str]) -> int:

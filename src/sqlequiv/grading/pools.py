@@ -112,22 +112,32 @@ def _serve(
     # What every task uses is opened before the footprint is measured and limited.
     worker.warm_up()
     limit_address_space(settings.memory_limit_mb)
-    conn.send(("ready", None))
+    try:
+        conn.send(("ready", None))
+        _answer(conn, worker, settings)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        # The parent is gone (killed, or it closed the pipe): nobody wants the answer, and
+        # a traceback per worker on the terminal would only bury the parent's own message.
+        return
+
+
+def _answer(
+    conn: multiprocessing.connection.Connection, worker: Worker, settings: Settings
+) -> None:
+    """Answer tasks until told to stop; a dead parent surfaces as the pipe's own error."""
     while True:
-        try:
-            task = conn.recv()
-        except EOFError:
-            return
+        task = conn.recv()
         if task is None:
             return
         try:
-            conn.send(("done", worker.handle(task)))
+            answer: tuple[str, Any] = ("done", worker.handle(task))
         except MemoryError:  # past the address-space limit: this task only
             limit = settings.memory_limit_mb
             message = f"grading needed more memory than a worker may take ({limit} MiB)"
-            conn.send(("exhausted", message))
+            answer = ("exhausted", message)
         except Exception as err:  # a bug in sqlequiv: report it on this task, keep serving
-            conn.send(("failed", f"{type(err).__name__}: {err}"))
+            answer = ("failed", f"{type(err).__name__}: {err}")
+        conn.send(answer)
 
 
 def start_worker(

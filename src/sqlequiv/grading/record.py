@@ -71,6 +71,7 @@ class RecordJSON(TypedDict, total=False):
     timings: dict[str, float]
     sqlequiv_version: str | None
     duplicate_of: int | str | None
+    attempts: int
 
 
 def as_record(record: Mapping[str, Any]) -> RecordJSON:
@@ -152,6 +153,9 @@ class Record:
     sqlequiv_version: str | None = None
     #: The sample whose identical SQL was graded for this one (graded once, recorded twice).
     duplicate_of: int | str | None = None
+    #: How many times the pair was graded: 2 when a rerun retried a worker crash or a
+    #: timeout (the machine, not the candidate, may have been at fault), never more.
+    attempts: int = 1
 
     @property
     def passed(self) -> bool | None:
@@ -191,6 +195,7 @@ class Record:
             "timings": self.timings,
             "sqlequiv_version": self.sqlequiv_version,
             "duplicate_of": self.duplicate_of,
+            "attempts": self.attempts,
         }
 
     def to_json(self) -> str:

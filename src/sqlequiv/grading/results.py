@@ -3,17 +3,25 @@
 A results file is append-only: each record is one ``write`` of one complete
 line, flushed at once, so an interrupted run loses at most the pairs still
 being graded. Rerunning with the same file skips every (item, sample) it
-holds; a torn last line (the machine died mid-write) is cut off first.
+holds, except a first attempt that ended in a worker crash or a timeout,
+which is graded once more and appended (the last line of a pair wins); a
+torn last line (the machine died mid-write) is cut off first. One run at a
+time writes a file (:class:`ResultsLock`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import fcntl
 import json
 import os
 import time
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from sqlequiv.errors import PlainError
 from sqlequiv.grading.record import as_record
 from sqlequiv.grading.worker import Task
 from sqlequiv.suite.load import Problem, SuiteError, TooDeep, json_lines, parse_json_line
@@ -106,13 +114,60 @@ def read_results(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
+#: Error kinds that say the worker, not the candidate, failed: a rerun grades such a pair
+#: once more (an out-of-memory kill or a loaded machine need not happen twice).
+RETRIED_KINDS = ("worker_crashed", "timeout")
+#: A pair is graded at most this many times.
+MAX_ATTEMPTS = 2
+
+
+def latest_records(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One record per (item, sample): the last line of a pair wins.
+
+    A retried pair has two lines (the first attempt's error, then the retry's
+    record); every reader (resuming, ``stats``, the summary, the report) goes
+    through here so that none counts a pair twice. Pairs keep the order of
+    their first line.
+
+    Example:
+        >>> rows = [{"item_id": "q", "sample": 0, "status": "error"},
+        ...         {"item_id": "r", "sample": 0, "status": "pass"},
+        ...         {"item_id": "q", "sample": 0, "status": "pass", "attempts": 2}]
+        >>> [(r["item_id"], r["status"]) for r in latest_records(rows)]
+        [('q', 'pass'), ('r', 'pass')]
+    """
+    by_key: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in records:
+        by_key[(str(record.get("item_id")), str(record.get("sample")))] = dict(record)
+    return list(by_key.values())
+
+
+def _retried(record: Mapping[str, Any]) -> bool:
+    """Whether a rerun grades this pair again (see :data:`RETRIED_KINDS`)."""
+    typed = as_record(record)
+    error = typed.get("error") or {}
+    attempts = typed.get("attempts", 1)
+    return (
+        typed.get("status") == "error"
+        and error.get("kind") in RETRIED_KINDS
+        and isinstance(attempts, int)
+        and attempts < MAX_ATTEMPTS
+    )
+
+
 def pending_tasks(tasks: list[Task], done: list[dict[str, Any]]) -> list[Task]:
-    """The tasks a results file does not hold yet.
+    """The tasks a results file does not hold yet, and those it holds a retried error for.
+
+    A pair whose last record is a ``worker_crashed`` or ``timeout`` error of its
+    first attempt comes back as a task of attempt 2; one that failed so on its
+    second attempt stays as it is.
 
     A record for the same (item, sample) with different SQL means the file
     belongs to another candidates file: that is an error, not a skip.
     """
-    by_key = {(str(r.get("item_id")), str(r.get("sample"))): r for r in map(as_record, done)}
+    by_key = {
+        (str(r.get("item_id")), str(r.get("sample"))): as_record(r) for r in latest_records(done)
+    }
     problems = []
     todo = []
     for task in tasks:
@@ -127,6 +182,8 @@ def pending_tasks(tasks: list[Task], done: list[dict[str, Any]]) -> list[Task]:
                     "use another --out for these candidates",
                 )
             )
+        elif _retried(record):
+            todo.append(dataclasses.replace(task, attempt=record.get("attempts", 1) + 1))
     if problems:
         raise SuiteError(problems)
     return todo
@@ -153,3 +210,45 @@ class ResultWriter:
         self._handle.flush()
         os.fsync(self._handle.fileno())
         self._handle.close()
+
+
+class ResultsBusy(PlainError, RuntimeError):
+    """Another ``sqlequiv grade`` is writing the same results file."""
+
+    SIDE = "backend"
+    KIND = "results_busy"
+
+
+class ResultsLock:
+    """An exclusive lock on a results file for the whole of one run (``<out>.lock``).
+
+    Two runs appending to one file would each grade every pair they did not see
+    at start, so the file would hold each pair twice. ``flock`` is released by
+    the kernel when the holder dies, however it dies (kill -9 included), so a
+    stale lock file never blocks a rerun; the pid inside only names the holder.
+    """
+
+    def __init__(self, out: str | Path) -> None:
+        self.out = Path(out)
+        self.path = self.out.with_name(self.out.name + ".lock")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(self._fd, 64).decode("ascii", "replace").strip() or "unknown"
+            os.close(self._fd)
+            self._fd = None
+            raise ResultsBusy(
+                f"{self.out.name} is being written by another sqlequiv grade (pid {holder}); "
+                "wait for it or use another --out"
+            ) from None
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, f"{os.getpid()}\n".encode("ascii"))
+
+    def release(self) -> None:
+        """Give the file up (the lock file stays; it is locked again by the next run)."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None

@@ -20,7 +20,14 @@ from typing import Any, Literal
 
 from sqlequiv.grading.pools import InlinePool, LocalPool, Pool
 from sqlequiv.grading.progress import Progress
-from sqlequiv.grading.results import ResultWriter, pending_tasks, read_candidates, read_results
+from sqlequiv.grading.results import (
+    ResultsLock,
+    ResultWriter,
+    latest_records,
+    pending_tasks,
+    read_candidates,
+    read_results,
+)
 from sqlequiv.grading.summary import GradeSummary, summarize_grades
 from sqlequiv.grading.worker import Settings, Task
 from sqlequiv.suite.load import SuiteDocument, build_suite, read_document
@@ -70,18 +77,45 @@ def grade_suite(
 
     Raises :class:`~sqlequiv.suite.SuiteError` (listing every problem) for a
     suite, candidates file or results file that cannot be used, before
-    anything is graded. ``KeyboardInterrupt`` stops the run after saving
-    what is done; the result then says ``interrupted``.
+    anything is graded, and :class:`~sqlequiv.grading.results.ResultsBusy` when
+    another run is writing ``out``. ``KeyboardInterrupt`` stops the run after
+    saving what is done; the result then says ``interrupted``.
     """
+    # Held from before the file is read until the last record is written: a second run
+    # on the same file fails at once instead of grading every pair again beside this one.
+    lock = ResultsLock(out)
+    try:
+        return _grade_locked(
+            suite_path, candidates_path, out, backend=backend, jobs=jobs, settings=settings,
+            ray_address=ray_address, audit=audit, progress=progress, on_pool=on_pool,
+        )  # fmt: skip
+    finally:
+        lock.release()
+
+
+def _grade_locked(
+    suite_path: str | Path,
+    candidates_path: str | Path,
+    out: str | Path,
+    *,
+    backend: Backend = "local",
+    jobs: int | None = None,
+    settings: Settings | None = None,
+    ray_address: str | None = None,
+    audit: bool = True,
+    progress: Progress | None = None,
+    on_pool: Callable[[Pool], None] | None = None,
+) -> RunResult:
+    """:func:`grade_suite` once the results file is locked."""
     settings = settings or Settings()
     out = Path(out)
     started = time.monotonic()
     document = read_document(suite_path)
     suite = build_suite(document)
     tasks = read_candidates(candidates_path, suite)
-    previous = read_results(out)
+    previous = latest_records(read_results(out))
     todo = pending_tasks(tasks, previous)
-    wanted = {t.key for t in tasks}
+    wanted = {t.key for t in tasks} - {t.key for t in todo}  # a retried pair is not kept
     kept = [r for r in previous if (str(r.get("item_id")), str(r.get("sample"))) in wanted]
 
     digest = _suite_digest(document)
@@ -112,6 +146,7 @@ def grade_suite(
                 continue
             for n, twin in enumerate(twins[(task.item_id, task.sql)]):
                 record = result if n == 0 else _twin_record(result, twin, task)
+                record = {**record, "attempts": twin.attempt}
                 writer.write(record)
                 new_records.append(record)
                 if progress is not None:

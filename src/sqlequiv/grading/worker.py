@@ -32,6 +32,8 @@ class Task:
     sample: int | str = 0
     sql: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    #: 1, or 2 for a rerun's retry of a pair whose worker crashed or timed out.
+    attempt: int = 1
 
     @property
     def key(self) -> tuple[str, str]:
