@@ -577,7 +577,7 @@ def test_sqlequiv_grade_refuses_outside_paths_unless_allowed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from sqlequiv.cli import main
-    from sqlequiv.suite.load import outside_paths_allowed, read_document
+    from sqlequiv.suite.load import read_document
 
     suite = _escaping_suite(tmp_path, schema="../out/s.sql")
     candidates = tmp_path / "candidates.jsonl"
@@ -587,9 +587,8 @@ def test_sqlequiv_grade_refuses_outside_paths_unless_allowed(
     err = capsys.readouterr().err
     assert "'../out/s.sql' is outside the suite's directory" in err
     assert "Traceback" not in err
-    with outside_paths_allowed():
-        assert read_document(suite).files == {
-            "../out/s.sql": (tmp_path / "out" / "s.sql").read_text()
-        }
+    assert read_document(suite, allow_outside_paths=True).files == {
+        "../out/s.sql": (tmp_path / "out" / "s.sql").read_text()
+    }
     assert read_document(suite).files == {}
     assert main([*argv, "--no-audit", "--jobs", "1", "--allow-outside-paths"]) == 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,6 @@ from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.run import BACKENDS, grade_suite
 from sqlequiv.grading.summary import render_run
 from sqlequiv.grading.worker import Settings
-from sqlequiv.suite.load import outside_paths_allowed
 
 
 def add_parser(sub: Any) -> None:
@@ -66,20 +64,18 @@ def run_grade(args: argparse.Namespace, argv: list[str]) -> int:
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress
     progress = Progress(0, sys.stderr) if show else None
-    # grade_suite reads the suite itself: the opt-in reaches its read_document this way.
-    allowed = outside_paths_allowed() if args.allow_outside_paths else nullcontext()
-    with allowed:
-        result = grade_suite(
-            args.suite,
-            args.candidates,
-            args.out,
-            backend=args.backend,
-            jobs=args.jobs,
-            settings=settings,
-            ray_address=args.ray_address,
-            audit=not args.no_audit,
-            progress=progress,
-        )
+    result = grade_suite(
+        args.suite,
+        args.candidates,
+        args.out,
+        backend=args.backend,
+        jobs=args.jobs,
+        settings=settings,
+        ray_address=args.ray_address,
+        audit=not args.no_audit,
+        progress=progress,
+        allow_outside_paths=args.allow_outside_paths,
+    )
     if args.json:
         print(json.dumps({**result.summary, "anomalies": result.anomalies}, indent=2, default=str))
     else:

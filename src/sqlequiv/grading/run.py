@@ -72,6 +72,7 @@ def grade_suite(
     audit: bool = True,
     progress: Progress | None = None,
     on_pool: Callable[[Pool], None] | None = None,
+    allow_outside_paths: bool = False,
 ) -> RunResult:
     """Grade every candidate of ``candidates_path`` against the suite, appending to ``out``.
 
@@ -79,7 +80,8 @@ def grade_suite(
     suite, candidates file or results file that cannot be used, before
     anything is graded, and :class:`~sqlequiv.grading.results.ResultsBusy` when
     another run is writing ``out``. ``KeyboardInterrupt`` stops the run after
-    saving what is done; the result then says ``interrupted``.
+    saving what is done; the result then says ``interrupted``. The files the suite
+    names must lie in its directory unless ``allow_outside_paths``.
     """
     # Held from before the file is read until the last record is written: a second run
     # on the same file fails at once instead of grading every pair again beside this one.
@@ -88,6 +90,7 @@ def grade_suite(
         return _grade_locked(
             suite_path, candidates_path, out, backend=backend, jobs=jobs, settings=settings,
             ray_address=ray_address, audit=audit, progress=progress, on_pool=on_pool,
+            allow_outside_paths=allow_outside_paths,
         )  # fmt: skip
     finally:
         lock.release()
@@ -105,12 +108,13 @@ def _grade_locked(
     audit: bool = True,
     progress: Progress | None = None,
     on_pool: Callable[[Pool], None] | None = None,
+    allow_outside_paths: bool = False,
 ) -> RunResult:
     """:func:`grade_suite` once the results file is locked."""
     settings = settings or Settings()
     out = Path(out)
     started = time.monotonic()
-    document = read_document(suite_path)
+    document = read_document(suite_path, allow_outside_paths=allow_outside_paths)
     suite = build_suite(document)
     tasks = read_candidates(candidates_path, suite)
     previous = latest_records(read_results(out))

@@ -33,9 +33,7 @@ import importlib.util
 import inspect
 import json
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -120,38 +118,20 @@ class SuiteDocument:
     allow_outside_paths: bool = False
 
 
-#: Whether suites read in this context may name files outside their directory; set by
-#: :func:`outside_paths_allowed` for a caller (``sqlequiv grade --allow-outside-paths``)
-#: that reaches :func:`read_document` through code that does not pass the flag on.
-_ALLOW_OUTSIDE: ContextVar[bool] = ContextVar("sqlequiv_allow_outside_paths", default=False)
-
-
-@contextmanager
-def outside_paths_allowed() -> Iterator[None]:
-    """Within the block, :func:`read_document` lets suites name files outside their directory."""
-    token = _ALLOW_OUTSIDE.set(True)
-    try:
-        yield
-    finally:
-        _ALLOW_OUTSIDE.reset(token)
-
-
-def load_suite(path: str | Path, *, allow_outside_paths: bool | None = None) -> Suite:
+def load_suite(path: str | Path, *, allow_outside_paths: bool = False) -> Suite:
     """Read, validate and build the suite at ``path`` (``.yaml``/``.yml`` or ``.jsonl``)."""
     return build_suite(read_document(path, allow_outside_paths=allow_outside_paths))
 
 
-def read_document(path: str | Path, *, allow_outside_paths: bool | None = None) -> SuiteDocument:
+def read_document(path: str | Path, *, allow_outside_paths: bool = False) -> SuiteDocument:
     """Read a suite file and every schema, fixture script and predicate module it names.
 
     The files a suite names must lie inside its directory (after resolving ``..`` and
     symbolic links): a suite is often someone else's, and an absolute path or a ``../``
     would otherwise read any file the grader can, or import and run any Python file as a
     predicate. A file outside is not read at all, and :func:`build_suite` reports its path;
-    ``allow_outside_paths=True`` (default: within :func:`outside_paths_allowed`) allows it.
+    ``allow_outside_paths=True`` (``sqlequiv grade --allow-outside-paths``) allows it.
     """
-    if allow_outside_paths is None:
-        allow_outside_paths = _ALLOW_OUTSIDE.get()
     path = Path(path)
     text = _read_text(path)
     if path.suffix.lower() == ".jsonl":
