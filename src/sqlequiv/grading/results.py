@@ -246,6 +246,12 @@ class ResultsLock:
         os.ftruncate(self._fd, 0)
         os.write(self._fd, f"{os.getpid()}\n".encode("ascii"))
 
+    def __enter__(self) -> ResultsLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
     def release(self) -> None:
         """Give the file up (the lock file stays; it is locked again by the next run)."""
         if self._fd is not None:

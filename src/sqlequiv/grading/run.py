@@ -85,98 +85,73 @@ def grade_suite(
     """
     # Held from before the file is read until the last record is written: a second run
     # on the same file fails at once instead of grading every pair again beside this one.
-    lock = ResultsLock(out)
-    try:
-        return _grade_locked(
-            suite_path, candidates_path, out, backend=backend, jobs=jobs, settings=settings,
-            ray_address=ray_address, audit=audit, progress=progress, on_pool=on_pool,
-            allow_outside_paths=allow_outside_paths,
-        )  # fmt: skip
-    finally:
-        lock.release()
+    with ResultsLock(out):
+        settings = settings or Settings()
+        out = Path(out)
+        started = time.monotonic()
+        document = read_document(suite_path, allow_outside_paths=allow_outside_paths)
+        suite = build_suite(document)
+        tasks = read_candidates(candidates_path, suite)
+        previous = latest_records(read_results(out))
+        todo = pending_tasks(tasks, previous)
+        wanted = {t.key for t in tasks} - {t.key for t in todo}  # a retried pair is not kept
+        kept = [r for r in previous if (str(r.get("item_id")), str(r.get("sample"))) in wanted]
 
+        digest = _suite_digest(document)
+        audits = _previous_audits(anomalies_path(out), digest) if audit else {}
+        item_ids = list(dict.fromkeys(t.item_id for t in tasks))
+        audit_tasks = [Task("audit", i) for i in item_ids if audit and i not in audits]
 
-def _grade_locked(
-    suite_path: str | Path,
-    candidates_path: str | Path,
-    out: str | Path,
-    *,
-    backend: Backend = "local",
-    jobs: int | None = None,
-    settings: Settings | None = None,
-    ray_address: str | None = None,
-    audit: bool = True,
-    progress: Progress | None = None,
-    on_pool: Callable[[Pool], None] | None = None,
-    allow_outside_paths: bool = False,
-) -> RunResult:
-    """:func:`grade_suite` once the results file is locked."""
-    settings = settings or Settings()
-    out = Path(out)
-    started = time.monotonic()
-    document = read_document(suite_path, allow_outside_paths=allow_outside_paths)
-    suite = build_suite(document)
-    tasks = read_candidates(candidates_path, suite)
-    previous = latest_records(read_results(out))
-    todo = pending_tasks(tasks, previous)
-    wanted = {t.key for t in tasks} - {t.key for t in todo}  # a retried pair is not kept
-    kept = [r for r in previous if (str(r.get("item_id")), str(r.get("sample"))) in wanted]
-
-    digest = _suite_digest(document)
-    audits = _previous_audits(anomalies_path(out), digest) if audit else {}
-    item_ids = list(dict.fromkeys(t.item_id for t in tasks))
-    audit_tasks = [Task("audit", i) for i in item_ids if audit and i not in audits]
-
-    new_records: list[dict[str, Any]] = []
-    interrupted = False
-    pool = _pool(backend, document, settings, suite, jobs, ray_address)
-    if on_pool is not None:
-        on_pool(pool)
-    if progress is not None:
-        progress.total = len(todo)
-    writer = ResultWriter(out)
-    # Samples often repeat a query word for word: each distinct (item, SQL) is graded once.
-    twins: dict[tuple[str, str], list[Task]] = {}
-    unique: list[Task] = []
-    for task in todo:
-        group = twins.setdefault((task.item_id, task.sql), [])
-        if not group:
-            unique.append(task)
-        group.append(task)
-    try:
-        for task, result in pool.run([*audit_tasks, *unique]):
-            if task.kind == "audit":
-                audits[task.item_id] = result["anomalies"]
-                continue
-            for n, twin in enumerate(twins[(task.item_id, task.sql)]):
-                record = result if n == 0 else _twin_record(result, twin, task)
-                record = {**record, "attempts": twin.attempt}
-                writer.write(record)
-                new_records.append(record)
-                if progress is not None:
-                    progress.update(str(record.get("status")))
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        writer.close()
-        replaced = getattr(pool, "replaced", 0)
-        pool.close()
-        if audit:
-            _write_anomalies(anomalies_path(out), digest, suite, audits)
-    if progress is not None:
-        progress.finish()
-    records = kept + new_records
-    anomalies = [a for i in item_ids for a in audits.get(i, [])]
-    return RunResult(
-        summary=summarize_grades(records),
-        graded_now=len(new_records),
-        resumed=len(kept),
-        anomalies=anomalies,
-        seconds=time.monotonic() - started,
-        interrupted=interrupted,
-        workers_replaced=replaced,
-        records=records,
-    )
+        new_records: list[dict[str, Any]] = []
+        interrupted = False
+        pool = _pool(backend, document, settings, suite, jobs, ray_address)
+        if on_pool is not None:
+            on_pool(pool)
+        if progress is not None:
+            progress.total = len(todo)
+        writer = ResultWriter(out)
+        # Samples often repeat a query word for word: each distinct (item, SQL) is graded once.
+        twins: dict[tuple[str, str], list[Task]] = {}
+        unique: list[Task] = []
+        for task in todo:
+            group = twins.setdefault((task.item_id, task.sql), [])
+            if not group:
+                unique.append(task)
+            group.append(task)
+        try:
+            for task, result in pool.run([*audit_tasks, *unique]):
+                if task.kind == "audit":
+                    audits[task.item_id] = result["anomalies"]
+                    continue
+                for n, twin in enumerate(twins[(task.item_id, task.sql)]):
+                    record = result if n == 0 else _twin_record(result, twin, task)
+                    record = {**record, "attempts": twin.attempt}
+                    writer.write(record)
+                    new_records.append(record)
+                    if progress is not None:
+                        progress.update(str(record.get("status")))
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            writer.close()
+            replaced = getattr(pool, "replaced", 0)
+            pool.close()
+            if audit:
+                _write_anomalies(anomalies_path(out), digest, suite, audits)
+        if progress is not None:
+            progress.finish()
+        records = kept + new_records
+        anomalies = [a for i in item_ids for a in audits.get(i, [])]
+        return RunResult(
+            summary=summarize_grades(records),
+            graded_now=len(new_records),
+            resumed=len(kept),
+            anomalies=anomalies,
+            seconds=time.monotonic() - started,
+            interrupted=interrupted,
+            workers_replaced=replaced,
+            records=records,
+        )
 
 
 def _twin_record(result: dict[str, Any], twin: Task, graded: Task) -> dict[str, Any]:
