@@ -117,29 +117,27 @@ def format_width(node: exp.Expr) -> int | None:
     """The largest width or precision in a constant format string of ``format`` or
     ``printf``, else None (a ``*`` width takes an argument: its constant value counts)."""
     if isinstance(node, exp.Format):
-        template, rest = node.this, list(node.expressions)
-        specs = [m.group(1) for m in _FMT_SPEC.finditer(_text(template) or "")]
-        numbers = [int(n) for spec in specs for n in re.findall(r"\d+", spec)]
+        numbers = _fmt_numbers(_text(node.this) or "")
     elif isinstance(node, exp.Anonymous) and node.name.lower() in ("printf", "format"):
         if not node.expressions:
             return None
         template, *rest = node.expressions
         text = _text(template) or ""
         if node.name.lower() == "format" and "{" in text:
-            specs = [m.group(1) for m in _FMT_SPEC.finditer(text)]
-            numbers = [int(n) for spec in specs for n in re.findall(r"\d+", spec)]
+            numbers = _fmt_numbers(text)
         else:
-            numbers = [
-                int(part)
-                for m in _PRINTF_SPEC.finditer(text)
-                for part in m.groups()
-                if part and part.isdigit()
-            ]
-            if "*" in "".join(p or "" for m in _PRINTF_SPEC.finditer(text) for p in m.groups()):
+            parts = [part for m in _PRINTF_SPEC.finditer(text) for part in m.groups() if part]
+            numbers = [int(part) for part in parts if part.isdigit()]
+            if "*" in parts:
                 numbers += [int(v) for v in map(numeric_constant, rest) if v and math.isfinite(v)]
     else:
         return None
     return max(numbers, default=None)
+
+
+def _fmt_numbers(template: str) -> list[int]:
+    """Every width and precision in the ``{...:spec}`` fields of an fmt template."""
+    return [int(n) for m in _FMT_SPEC.finditer(template) for n in re.findall(r"\d+", m.group(1))]
 
 
 def _text(node: exp.Expr | None) -> str | None:
