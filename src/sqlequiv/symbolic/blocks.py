@@ -153,8 +153,9 @@ def read_query(node: exp.Expr, *, top: bool = False) -> Query:
     ``top``: the outermost query, the only place a LIMIT other than 0 is read.
     """
     if isinstance(node, exp.Subquery):
-        if node.args.get("limit") or node.args.get("offset") or node.args.get("order"):
+        if node.args.get("limit") or node.args.get("offset") or (top and node.args.get("order")):
             raise NotABlock("ORDER BY / LIMIT on a parenthesised query")
+        # Inside a query, an ORDER BY without LIMIT orders a bag: nothing to keep.
         return read_query(node.this)
     if isinstance(node, exp.SetOperation):
         return _read_setop(node)

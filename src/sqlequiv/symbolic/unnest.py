@@ -37,11 +37,15 @@ def unnest(query: Query, depth: int = 0) -> Query:
     if isinstance(query, SetOp):
         return replace(query, branches=[unnest(b, depth + 1) for b in query.branches])
     block = _group_to_distinct(query)
-    sources = [_prune(_unnest_source(s, depth), block) for s in block.sources]
+    sources = [_sort_columns(_prune(_unnest_source(s, depth), block)) for s in block.sources]
     left_joins = [
-        replace(j, source=_prune(_unnest_source(j.source, depth), block)) for j in block.left_joins
+        replace(j, source=_sort_columns(_prune(_unnest_source(j.source, depth), block)))
+        for j in block.left_joins
     ]
     block = replace(block, sources=sources, left_joins=left_joins)
+    deduplicated = _same_columns_once(block)
+    if deduplicated is not None:
+        return unnest(deduplicated, depth + 1)
     for source in block.sources:
         derived = source.query
         if isinstance(derived, Block) and (
@@ -67,7 +71,101 @@ def unnest(query: Query, depth: int = 0) -> Query:
 def _unnest_source(source: Source, depth: int) -> Source:
     if source.query is None:
         return source
-    return replace(source, query=unnest(source.query, depth + 1))
+    return replace(source, query=unnest(_unordered(source.query), depth + 1))
+
+
+def _same_columns_once(block: Block) -> Block | None:
+    """``block`` reading one column of each derived table that selects one expression
+    twice (in every operand), or None when none does. The twin is dropped by pruning;
+    rows and multiplicities are unchanged (the twin is a function of the kept column)."""
+    for source in block.all_sources:
+        if source.query is None or not _permutable(source.query):
+            continue
+        texts = _operand_texts(source.query)
+        if texts is None:
+            continue
+        first: dict[tuple[str, ...], int] = {}
+        twins: dict[str, str] = {}
+        for position, text in enumerate(zip(*texts, strict=True)):
+            if text in first:
+                twins[source.columns[position].lower()] = source.columns[first[text]]
+            else:
+                first[text] = position
+        if not twins or len(source.columns) != len(texts[0]):
+            continue
+        alias = source.alias
+
+        def redirect(node: exp.Expr, alias: str = alias, twins: dict[str, str] = twins) -> exp.Expr:
+            copy = node.copy()
+            for column in copy.find_all(exp.Column):
+                if column.table == alias and column.name.lower() in twins:
+                    column.set("this", exp.to_identifier(twins[column.name.lower()]))
+            return copy
+
+        return _rewrite_all(block, redirect)
+    return None
+
+
+def _operand_texts(query: Query) -> list[list[str]] | None:
+    """The SQL of every output of every operand (blocks only), or None."""
+    if isinstance(query, Block):
+        return [[o.sql() for o in query.outputs]]
+    out: list[list[str]] = []
+    for branch in query.branches:
+        texts = _operand_texts(branch)
+        if texts is None:
+            return None
+        out.extend(texts)
+    return out
+
+
+def _unordered(query: Query) -> Query:
+    """A derived query without its ORDER BY, when no LIMIT makes the order matter: a
+    derived table is a bag, whatever order it was produced in."""
+    if isinstance(query, Block):
+        return replace(query, order=[]) if query.order and query.limit is None else query
+    return replace(query, order=[], branches=[_unordered(b) for b in query.branches])
+
+
+def _sort_columns(source: Source) -> Source:
+    """A derived table with its columns in a canonical order (by the text of what the
+    first operand selects, qualifiers read as table names), so that two queries that
+    list the same columns in another order read the same shape. Rows are unchanged:
+    every operand of a set operation is permuted alike, and the outer block names the
+    columns, it does not count them."""
+    query = source.query
+    if query is None or not _permutable(query):
+        return source
+    keys = _column_keys(query)
+    order = sorted(range(len(keys)), key=lambda i: keys[i])
+    if order == list(range(len(keys))) or len(keys) != len(source.columns):
+        return source
+    return replace(
+        source,
+        query=_keep_outputs(query, order),
+        columns=tuple(source.columns[i] for i in order),
+    )
+
+
+def _permutable(query: Query) -> bool:
+    # ORDER BY may name outputs by position; a LIMIT keeps the order that names them.
+    if isinstance(query, Block):
+        return not query.order and query.limit is None
+    return not query.order and all(_permutable(b) for b in query.branches)
+
+
+def _column_keys(query: Query) -> list[str]:
+    while isinstance(query, SetOp):
+        query = query.branches[0]
+    tables = {s.alias: s.table or "" for s in query.all_sources}
+    keys = []
+    for output in query.outputs:
+        copy = output.copy()
+        for column in copy.find_all(exp.Column):
+            if column.table in tables and tables[column.table]:
+                column.set("table", exp.to_identifier(tables[column.table]))
+        keys.append(copy.sql())
+    return keys
 
 
 def _inlinable(derived: Block, *, distinct_ok: bool = False) -> bool:
