@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import z3
@@ -38,12 +38,19 @@ from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.blocks import (
     Block,
+    LeftJoin,
     NotABlock,
     Query,
     SetOp,
     Source,
     conjuncts,
     fk_conjuncts,
+)
+from sqlequiv.symbolic.dependencies import (
+    determines,
+    grouped_rows,
+    identifying_columns,
+    is_set,
 )
 from sqlequiv.symbolic.scope import Scope, Side
 from sqlequiv.symbolic.semijoin import semi_join_exists
@@ -218,7 +225,27 @@ class Prover:
         return not self.satisfiable(scope, where.true)
 
     def _simplify(self, block: Block, side: Side) -> Block:
-        block = self._semi_joins(block)
+        return self._set_semantics(self._simplify_joins(block), side)
+
+    def _set_semantics(self, block: Block, side: Side) -> Block:
+        """DISTINCT as the normal form wants it: a block that is a set anyway absorbs the
+        DISTINCT derived tables it joins (as DISTINCT would), and keeps no DISTINCT of
+        its own when dropping it changes nothing (see :mod:`.dependencies`)."""
+        if (
+            not block.distinct
+            and not block.aggregate
+            and any(_distinct_derived(s) for s in block.sources)
+            and is_set(self, block)
+        ):
+            absorbed = unnest(replace(block, distinct=True))
+            if isinstance(absorbed, Block) and absorbed.distinct:
+                block = self._simplify_joins(absorbed)
+        if block.distinct and is_set(self, replace(block, distinct=False)):
+            block = replace(block, distinct=False)
+        return block
+
+    def _simplify_joins(self, block: Block) -> Block:
+        block = self._drop_unread_left_joins(self._semi_joins(block))
         block = self._reject_nulls(block)
         block = self._drop_key_self_joins(block)
         return self._drop_foreign_key_joins(block)
@@ -248,29 +275,33 @@ class Prover:
                         )
                     )
         for join in block.left_joins:
+            tested = _left_semi_join(block, join, lambda q: is_set(self, q))
+            if tested is not None:
+                return self._semi_joins(tested)
+        return block
+
+    def _drop_unread_left_joins(self, block: Block) -> Block:
+        """A LEFT JOIN read only by its own ON keeps every row of the left side: once,
+        when at most one row of the joined source can match (its ON equates a key of it
+        to values of the left side), or as often as DISTINCT cares, under DISTINCT."""
+        for join in block.left_joins:
             source = join.source
-            if not isinstance(source.query, Block) or block.column_uses(source.alias) != 2:
-                continue
-            if {s.alias for s in source.query.sources} & taken:
-                continue
             on = conjuncts(join.on)
-            found = _equality_with(on[0], source, block) if len(on) == 1 else None
-            test = _is_null_test(block.where, source, block)
-            if found is None or test is None:
+            if block.column_uses(source.alias) != _uses_in(source.alias, on, block):
                 continue
-            conj, position = test
-            output = source.query.outputs[position]
-            if position != found[0] and not isinstance(output, (exp.Literal, exp.Boolean)):
-                continue  # padding is told apart only by a column never NULL on a match
-            exists = semi_join_exists(source.query, found[0], found[1])
-            if exists:
-                return self._semi_joins(
-                    replace(
-                        block,
-                        left_joins=[j for j in block.left_joins if j is not join],
-                        where=[*(w for w in block.where if w is not conj), exp.Not(this=exists)],
-                    )
-                )
+            if not (block.distinct or _at_most_one(self.schema, block, source, on)):
+                continue
+            if any(
+                block.resolve_alias(c.table) == source.alias
+                for j in block.left_joins
+                if j is not join
+                for c in j.on.find_all(exp.Column)
+            ):
+                continue
+            if any(isinstance(n, (exp.Query, exp.Subquery)) for c in on for n in c.walk()):
+                continue  # a subquery in ON may raise an error: keep it where it was
+            rest = [j for j in block.left_joins if j is not join]
+            return self._drop_unread_left_joins(replace(block, left_joins=rest))
         return block
 
     def _reject_nulls(self, block: Block) -> Block:
@@ -461,6 +492,7 @@ class Prover:
             left.group is not None
             and right.group is not None
             and not self._same_keys(scope, left.group, right.group, kept)
+            and not self._same_partition(left, right, mapping)
         ):
             return False
         if left.having is not None or right.having is not None:
@@ -497,6 +529,18 @@ class Prover:
             return all(any(equal(x, y) for y in ys) for x in xs)
 
         return covered(lv, rv) and covered(rv, lv)
+
+    def _same_partition(self, left: Block, right: Block, mapping: dict[str, str]) -> bool:
+        """The two GROUP BYs partition the (same) kept rows alike: each key list
+        determines the other (see :mod:`.dependencies`)."""
+        assert left.group is not None and right.group is not None
+        keys = [_onto(g, right, left, mapping) for g in right.group]
+        if any(k is None for k in keys):
+            return False
+        mine = [g for g in left.group if _reads_columns(g)]
+        theirs = [k for k in keys if k is not None and _reads_columns(k)]
+        rows = grouped_rows(left)
+        return determines(self, rows, mine, theirs) and determines(self, rows, theirs, mine)
 
     def _outputs_match(
         self,
@@ -568,6 +612,70 @@ class Prover:
             raise _Budget("time budget")
 
 
+def _uses_in(alias: str, parts: Sequence[exp.Expr], block: Block) -> int:
+    return sum(
+        1
+        for part in parts
+        for column in part.find_all(exp.Column)
+        if column.table and block.resolve_alias(column.table) == alias
+    )
+
+
+def _at_most_one(schema: Schema, block: Block, source: Source, on: Sequence[exp.Expr]) -> bool:
+    """``on`` equates every column of an identifying column list of ``source`` to an
+    expression of the other sources: at most one of its rows matches a given row."""
+    equated: set[str] = set()
+    for conj in on:
+        found = _equality_with(conj, source, block) if source.table is None else None
+        if found is not None:
+            equated.add(source.columns[found[0]].lower())
+            continue
+        if source.table is not None and isinstance(conj, exp.EQ):
+            for mine, other in ((conj.this, conj.expression), (conj.expression, conj.this)):
+                if (
+                    isinstance(mine, exp.Column)
+                    and block.resolve_alias(mine.table) == source.alias
+                    and not any(
+                        block.resolve_alias(c.table) == source.alias
+                        for c in other.find_all(exp.Column)
+                    )
+                ):
+                    equated.add(mine.name.lower())
+    return any(
+        all(c.lower() in equated for c in columns)
+        for columns in identifying_columns(schema, source)
+    )
+
+
+def _distinct_derived(source: Source) -> bool:
+    return isinstance(source.query, Block) and source.query.distinct
+
+
+def _onto(
+    node: exp.Expr, right: Block, left: Block, mapping: dict[str, str]
+) -> exp.Expr | None:
+    """A reference expression over the candidate's sources, through the source bijection
+    (derived columns by position), or None when it reads anything else."""
+    if any(isinstance(n, (exp.Query, exp.Subquery)) for n in node.walk()):
+        return None
+    by_alias = {s.alias: s for s in left.all_sources}
+    theirs = {s.alias: s for s in right.all_sources}
+    copy = node.copy()
+    for column in copy.find_all(exp.Column):
+        alias = right.resolve_alias(column.table)
+        target = mapping.get(alias)
+        if target is None or alias not in theirs or target not in by_alias:
+            return None
+        source, mine = theirs[alias], by_alias[target]
+        if source.table is None:
+            position = source.position(column.name)
+            if position is None or position >= len(mine.columns):
+                return None
+            column.set("this", exp.to_identifier(mine.columns[position]))
+        column.set("table", exp.to_identifier(target))
+    return copy
+
+
 def _equality_with(conj: exp.Expr, source: Source, block: Block) -> tuple[int, exp.Expr] | None:
     """``source.c = x`` (either way round, x not reading source): (position of c, x)."""
     if not isinstance(conj, exp.EQ):
@@ -586,21 +694,76 @@ def _equality_with(conj: exp.Expr, source: Source, block: Block) -> tuple[int, e
     return None
 
 
-def _is_null_test(
-    where: list[exp.Expr], source: Source, block: Block
-) -> tuple[exp.Expr, int] | None:
-    """The one conjunct ``source.c IS NULL``: (the conjunct, position of c)."""
-    for conj in where:
-        if (
-            isinstance(conj, exp.Is)
-            and isinstance(conj.expression, exp.Null)
-            and isinstance(conj.this, exp.Column)
-            and block.resolve_alias(conj.this.table) == source.alias
-        ):
-            position = source.position(conj.this.name)
-            if position is not None:
-                return conj, position
-    return None
+def _left_semi_join(
+    block: Block, join: LeftJoin, a_set: Callable[[Block], bool]
+) -> Block | None:
+    """``block`` with ``LEFT JOIN d ON d.c = x`` replaced by an EXISTS, when ``d`` is a
+    DISTINCT derived table (so at most one row matches and the LEFT JOIN keeps every
+    row once) and the block reads ``d`` only in ``d.k IS [NOT] NULL`` tests of a column
+    never NULL on a match (``c`` itself, which ``=`` matched, or a literal): each test
+    asks whether a match exists. Anywhere in the block, not only in a WHERE conjunct."""
+    source = join.source
+    derived = source.query
+    if not isinstance(derived, Block):
+        return None
+    if {s.alias for s in derived.all_sources} & {s.alias for s in block.all_sources}:
+        return None  # the EXISTS would capture an outer alias
+    on = conjuncts(join.on)
+    found = _equality_with(on[0], source, block) if len(on) == 1 else None
+    if found is None:
+        return None
+    position, outer = found
+    if not derived.distinct and not derived.aggregate and a_set(derived):
+        derived = replace(derived, distinct=True)  # it has no duplicate to remove
+    exists = semi_join_exists(derived, position, outer)
+    if exists is None:
+        return None
+    tests: list[exp.Is] = []
+    for node in block.expressions():
+        if node is join.on:
+            continue
+        for column in node.find_all(exp.Column):
+            if not column.table or block.resolve_alias(column.table) != source.alias:
+                continue
+            test = column.parent
+            at = source.position(column.name)
+            if not (
+                isinstance(test, exp.Is)
+                and test.this is column
+                and isinstance(test.expression, exp.Null)
+                and at is not None
+                and (at == position or isinstance(derived.outputs[at], (exp.Literal, exp.Boolean)))
+            ):
+                return None
+            tests.append(test)
+    if not tests:
+        return None  # nothing reads the match: another rewrite's business
+
+    def replaced(node: exp.Expr) -> exp.Expr:
+        copy = node.copy()
+        for test in list(copy.find_all(exp.Is)):
+            column = test.this
+            if (
+                isinstance(column, exp.Column)
+                and column.table
+                and block.resolve_alias(column.table) == source.alias
+            ):
+                missing = exp.Not(this=exists.copy())
+                if test is copy:
+                    return missing
+                test.replace(missing)
+        return copy
+
+    rest = [j for j in block.left_joins if j is not join]
+    return replace(
+        block,
+        left_joins=[replace(j, on=replaced(j.on)) for j in rest],
+        where=[replaced(w) for w in block.where],
+        outputs=[replaced(o) for o in block.outputs],
+        group=[replaced(g) for g in block.group] if block.group is not None else None,
+        having=replaced(block.having) if block.having is not None else None,
+        order=[o for o in (replaced(o) for o in block.order) if isinstance(o, exp.Ordered)],
+    )
 
 
 def _columns_read(parts: Sequence[exp.Expr], block: Block) -> set[tuple[str, str]]:

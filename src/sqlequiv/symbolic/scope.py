@@ -360,10 +360,30 @@ class Scope:
             # unknown depends on NULLs, which the atom does not track: leave it free.
             false = z3.Bool(f"{self._prefix}in-false:{id(node)}")
             self._constraints.append(z3.Implies(false, z3.Not(found.true)))
+            if self._never_null(semi):
+                # No NULL among the subquery's values: with a non-NULL value on the left,
+                # no match means false (NOT IN is then NOT EXISTS).
+                outer = self._translators[side].value(node.this)
+                self._constraints.append(
+                    z3.Implies(z3.And(z3.Not(outer.null), z3.Not(found.true)), false)
+                )
             return SymBool(found.true, false)
         if isinstance(node, (exp.Subquery, exp.Any, exp.All)):
             return self._atom(side, node, "scalar" if isinstance(node, exp.Subquery) else "in")
         return None
+
+    def _never_null(self, semi: SemiJoin) -> bool:
+        """The subquery selects a NOT NULL column of one of its base tables."""
+        inner = semi.inner
+        if not isinstance(inner, exp.Column):
+            return False
+        for source in semi.sources:
+            if source.alias == inner.table and source.table is not None:
+                table = self.schema.table(source.table)
+                return inner.name.lower() in table.column_names and not (
+                    table.column(inner.name).nullable
+                )
+        return False
 
     def _semi_atom(self, side: Side, semi: SemiJoin) -> SymBool:
         """ "Some row of the subquery matches": one atom for EXISTS, IN and semi-join forms."""

@@ -162,7 +162,7 @@ def _column_keys(query: Query) -> list[str]:
     for output in query.outputs:
         copy = output.copy()
         for column in copy.find_all(exp.Column):
-            if column.table in tables and tables[column.table]:
+            if tables.get(column.table):
                 column.set("table", exp.to_identifier(tables[column.table]))
         keys.append(copy.sql())
     return keys

@@ -1,0 +1,176 @@
+"""Functional dependencies of a block's rows, proved with two copies of the block.
+
+A block's kept rows *functionally determine* ``ys`` from ``xs`` when any two kept
+rows that agree on ``xs`` (IS NOT DISTINCT FROM) agree on ``ys``. The proof takes
+two independent symbolic copies of the block's source rows (sides ``c`` and
+``r`` of one :class:`~sqlequiv.symbolic.scope.Scope`, no source shared), both
+satisfying the WHERE; the scope's key axioms relate them (two rows of one table
+that agree on a key are one row), and so do CHECKs and NOT NULL.
+
+Two uses make the prover's normal form:
+
+* **Partitions**: ``GROUP BY xs`` and ``GROUP BY ys`` group alike when each
+  determines the other (``GROUP BY name`` is ``GROUP BY id`` when ``name`` is
+  UNIQUE NOT NULL; ``GROUP BY deptno, sal`` is ``GROUP BY sal`` when the WHERE
+  fixes ``deptno``).
+* **Sets**: a block returns each row once when its outputs determine the
+  identity of every source row (a key of a base table, every column of a
+  DISTINCT derived table, the keys of a grouped one), so its DISTINCT can be
+  added or dropped without changing the result.
+
+Whatever cannot be translated makes the dependency unproved, never assumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import z3
+from sqlglot import exp
+
+from sqlequiv.schema.model import Schema
+from sqlequiv.symbolic.blocks import Block, Query, SetOp, Source, has_aggregate
+from sqlequiv.symbolic.scope import Scope
+from sqlequiv.symbolic.terms import SymValue, Unsupported, same
+
+if TYPE_CHECKING:
+    from sqlequiv.symbolic.prove import Prover
+
+__all__ = ["determines", "grouped_rows", "identifying_columns", "is_set"]
+
+
+def determines(
+    prover: Prover, block: Block, xs: Sequence[exp.Expr], ys: Sequence[exp.Expr]
+) -> bool:
+    """Whether ``xs`` determine ``ys`` over the kept rows of ``block`` (not aggregated)."""
+    if any(has_aggregate(e) for e in (*xs, *ys)):
+        return False
+    scope = _two_copies(prover, block)
+    try:
+        premise = _both_kept(scope, block) + [_agree(scope, x) for x in xs]
+        goal = z3.And(*(_agree(scope, y) for y in ys))
+    except (Unsupported, z3.Z3Exception):
+        return False
+    return prover.valid(scope, z3.Implies(z3.And(*premise), goal))
+
+
+def is_set(prover: Prover, block: Block) -> bool:
+    """Whether ``block`` returns every row at most once, DISTINCT or not.
+
+    A grouped block is a set when its outputs determine its group keys; any
+    other block when its outputs determine every source row.
+    """
+    if block.aggregate:
+        if block.group is None:
+            return True  # one row
+        plain = [o for o in block.outputs if not has_aggregate(o)]
+        keys = [g for g in block.group if g.find(exp.Column) is not None]
+        return determines(prover, grouped_rows(block), plain, keys)
+    scope = _two_copies(prover, block)
+    try:
+        premise = _both_kept(scope, block) + [_agree(scope, o) for o in block.outputs]
+        identities = [_identity(scope, block, s) for s in block.all_sources]
+    except (Unsupported, z3.Z3Exception, KeyError):
+        return False
+    if any(i is None for i in identities):
+        return False
+    goal = z3.And(*(i for i in identities if i is not None))
+    return prover.valid(scope, z3.Implies(z3.And(*premise), goal))
+
+
+def grouped_rows(block: Block) -> Block:
+    """The rows a grouped block groups (its WHERE, no grouping), for dependencies between
+    non-aggregate expressions."""
+    return replace(block, group=None, having=None, aggregate=False, distinct=False, outputs=[])
+
+
+def _two_copies(prover: Prover, block: Block) -> Scope:
+    return Scope(prover.schema, prover, {"c": block, "r": block}, mapping={})
+
+
+def _both_kept(scope: Scope, block: Block) -> list[z3.BoolRef]:
+    out = []
+    for side in ("c", "r"):
+        out.append(scope.predicate(side, block.where).true)
+    return out
+
+
+def _agree(scope: Scope, node: exp.Expr) -> z3.BoolRef:
+    a, b = scope.value("c", node), scope.value("r", node)
+    return _same(a, b)
+
+
+def _same(a: SymValue, b: SymValue) -> z3.BoolRef:
+    if a.kind != b.kind and not {a.kind, b.kind} <= {"int", "decimal"}:
+        raise Unsupported("values of different kinds")
+    return same(a, b)
+
+
+def _identity(scope: Scope, block: Block, source: Source) -> z3.BoolRef | None:
+    """A formula saying the two copies' rows of ``source`` are one row (or both the NULL
+    padding of a LEFT JOIN), or None when nothing identifies its rows."""
+    padded = any(j.source is source for j in block.left_joins)
+    options: list[z3.BoolRef] = []
+    for columns in identifying_columns(scope.schema, source):
+        nodes = [exp.column(c, table=source.alias) for c in columns]
+        pairs = [(scope.value("c", n), scope.value("r", n)) for n in nodes]
+        if source.table is not None:
+            # A key identifies a row only where it is not NULL (a UNIQUE column may be).
+            options.append(z3.And(*(z3.And(z3.Not(a.null), _same(a, b)) for a, b in pairs)))
+        else:
+            options.append(z3.And(*(_same(a, b) for a, b in pairs)))
+    if not options:
+        return None
+    identity = z3.Or(*options)
+    if padded:
+        pc, pr = scope.pad("c", source.alias), scope.pad("r", source.alias)
+        identity = z3.Or(z3.And(pc, pr), z3.And(z3.Not(pc), z3.Not(pr), identity))
+    return identity
+
+
+def identifying_columns(schema: Schema, source: Source) -> list[tuple[str, ...]]:
+    """Column lists of ``source`` whose (non-NULL) values identify one of its rows: the
+    keys of a base table, every column of a DISTINCT derived table, the group keys of
+    a grouped one (among its outputs); none for a derived table that may repeat rows."""
+    if source.table is not None:
+        return [tuple(key) for key in schema.table(source.table).keys]
+    query = source.query
+    if query is None:
+        return []
+    positions = _identifying_positions(query)
+    if positions is None:
+        return []
+    return [tuple(source.columns[p] for p in positions)]
+
+
+def _identifying_positions(query: Query) -> list[int] | None:
+    """Output positions whose values identify a row of the derived query, or None."""
+    if isinstance(query, SetOp):
+        if query.distinct and query.branches:
+            return list(range(_width(query)))
+        return None
+    if query.limit is not None:
+        return None
+    if query.distinct:
+        return list(range(len(query.outputs)))
+    if query.aggregate:
+        if query.group is None:
+            return []  # a single row: any two are the one row
+        texts = [o.sql() for o in query.outputs]
+        positions: list[int] = []
+        for key in query.group:
+            if key.find(exp.Column) is None:
+                continue
+            if key.sql() not in texts:
+                return None
+            positions.append(texts.index(key.sql()))
+        return sorted(set(positions))
+    return None
+
+
+def _width(query: Query) -> int:
+    while isinstance(query, SetOp):
+        query = query.branches[0]
+    return len(query.outputs)
