@@ -475,15 +475,21 @@ class Prover:
         # LEFT JOINs: the same sources in the same order, ON true on the same rows.
         if len(left.left_joins) != len(right.left_joins):
             return False
+        where_l = scope.predicate("c", left.where)
+        where_r = scope.predicate("r", right.where)
+        # The WHERE conjuncts that read no LEFT-joined source hold or fail whatever a
+        # LEFT JOIN matches: the ONs need only agree on the rows they keep.
+        padded = {j.source.alias for j in left.left_joins}
+        inner = scope.predicate(
+            "c", [w for w in left.where if not _reads_any(w, padded, left)]
+        ).true
         for lj, rj in zip(left.left_joins, right.left_joins, strict=True):
             if mapping.get(rj.source.alias) != lj.source.alias:
                 return False
             on_l = scope.predicate("c", conjuncts(lj.on))
             on_r = scope.predicate("r", conjuncts(rj.on))
-            if not self.valid(scope, on_l.true == on_r.true):
+            if not self.valid(scope, z3.Implies(inner, on_l.true == on_r.true)):
                 return False
-        where_l = scope.predicate("c", left.where)
-        where_r = scope.predicate("r", right.where)
         if not self.valid(scope, where_l.true == where_r.true):
             return False
         kept = where_l.true
@@ -610,6 +616,14 @@ class Prover:
     def _tick(self) -> None:
         if self._deadline and time.monotonic() > self._deadline:
             raise _Budget("time budget")
+
+
+def _reads_any(node: exp.Expr, aliases: set[str], block: Block) -> bool:
+    """Whether ``node`` reads a column of one of ``aliases`` (subqueries included)."""
+    return any(
+        column.table and block.resolve_alias(column.table) in aliases
+        for column in node.find_all(exp.Column)
+    )
 
 
 def _uses_in(alias: str, parts: Sequence[exp.Expr], block: Block) -> int:

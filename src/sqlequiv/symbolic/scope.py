@@ -538,6 +538,7 @@ class Scope:
         label = f"{self._prefix}agg{len(self._aggregates)}"
         if name == "count":
             value, _ = variable(label, exp.DataType.build("BIGINT"), nullable=False)
+            self._constraints.append(z3.Not(value.null))  # COUNT is never NULL
             low = 1 if self.blocks[side].group is not None else 0
             self._constraints.append(value.value >= low if arg is None else value.value >= 0)
             return value

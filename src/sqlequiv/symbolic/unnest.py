@@ -60,6 +60,8 @@ def unnest(query: Query, depth: int = 0) -> Query:
         if isinstance(join.source.query, Block) and _inlinable_on_padded_side(block, join):
             return unnest(_inline_left(block, join), depth + 1)
     merged = _merge_partial_aggregates(block)
+    if merged is None:
+        merged = _merge_refined_aggregates(block)
     if merged is not None:
         return unnest(merged, depth + 1)
     distributed = _distribute(block)
@@ -333,10 +335,44 @@ def _inlinable_on_padded_side(block: Block, join: LeftJoin) -> bool:
         position = join.source.position(column.name)
         if position is None:
             return False
-        # Only a plain column is NULL on the padded row exactly when the derived one is.
-        if not isinstance(derived.outputs[position], exp.Column):
+        # Only an expression that is NULL when its columns are (a plain column, or one
+        # strict in them) is NULL on the padded row exactly when the derived one is.
+        if not null_when_columns_are(derived.outputs[position]):
             return False
     return True
+
+
+#: NULL when any operand is NULL.
+_STRICT = (
+    exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, exp.Neg, exp.Not, exp.Paren,
+    exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Cast, exp.TryCast, exp.Abs,
+)  # fmt: skip
+#: NULL when every operand is NULL.
+_NULL_IF_ALL = (exp.And, exp.Or, exp.Coalesce)
+
+
+def null_when_columns_are(node: exp.Expr) -> bool:
+    """Whether ``node`` is NULL whenever every column it reads is NULL: true of a column,
+    of NULL, of arithmetic and comparisons of such operands (AND / OR / COALESCE of
+    them too: with every operand NULL they are NULL), and of a CASE whose conditions are
+    (a NULL condition is not taken) with such an ELSE. A literal is not."""
+    if isinstance(node, (exp.Column, exp.Null)):
+        return True
+    if isinstance(node, exp.Case):
+        if node.this is not None:
+            return False
+        default = node.args.get("default")
+        return all(null_when_columns_are(i.this) for i in node.args.get("ifs") or []) and (
+            default is None or null_when_columns_are(default)
+        )
+    if isinstance(node, (exp.Cast, exp.TryCast)):
+        return null_when_columns_are(node.this)
+    operands = list(node.iter_expressions())
+    if isinstance(node, _STRICT):
+        return any(null_when_columns_are(o) for o in operands)
+    if isinstance(node, _NULL_IF_ALL):
+        return bool(operands) and all(null_when_columns_are(o) for o in operands)
+    return False
 
 
 def _inline_left(block: Block, join: LeftJoin) -> Block:
@@ -484,6 +520,108 @@ def _merge_partial_aggregates(block: Block) -> Block | None:
         outputs=[rewrite(o) for o in block.outputs],
         order=[_ordered(rewrite(o)) for o in block.order],
     )
+
+
+def _merge_refined_aggregates(block: Block) -> Block | None:
+    """An aggregate over a derived table grouped more finely is one aggregate over its rows.
+
+    ``SELECT k, SUM(s), SUM(h) FROM (SELECT k, h, SUM(x) AS s FROM t GROUP BY k, h) d
+    GROUP BY k`` is ``SELECT k, SUM(x), SUM(DISTINCT h) FROM t GROUP BY k``: every inner
+    group lies in one outer group (the outer keys are inner keys), so SUM of SUMs, MIN of
+    MINs, MAX of MAXs and SUM of COUNTs combine exactly; and when the inner keys are the
+    outer ones plus at most ``h``, the inner groups of an outer group are one per
+    distinct ``h`` (NULL included), so SUM / COUNT / AVG over ``h`` are their DISTINCT
+    forms over the rows (MIN / MAX of ``h`` are MIN / MAX whatever the keys). A DISTINCT
+    derived table counts as grouped by all its outputs.
+    """
+    if not block.aggregate or block.group is None or block.left_joins or block.distinct:
+        return None
+    if len(block.sources) != 1 or block.limit is not None or block.where:
+        return None
+    if block.having is not None:
+        return None
+    (source,) = block.sources
+    inner = source.query
+    if not isinstance(inner, Block) or inner.left_joins or inner.limit is not None:
+        return None
+    if inner.order or inner.having is not None or inner.redirect or not inner.sources:
+        return None
+    if inner.aggregate and inner.group is not None and not inner.distinct:
+        inner_keys = [g.sql() for g in inner.group if g.find(exp.Column) is not None]
+    elif inner.distinct and not inner.aggregate:
+        inner_keys = [o.sql() for o in inner.outputs if o.find(exp.Column) is not None]
+    else:
+        return None
+    texts = [o.sql() for o in inner.outputs]
+    if len(texts) != len(source.columns):
+        return None
+
+    def position(node: exp.Expr | None) -> int | None:
+        if isinstance(node, exp.Column) and node.table == source.alias:
+            return source.position(node.name)
+        return None
+
+    outer_keys: set[str] = set()
+    for key in block.group:
+        p = position(key)
+        if p is None or texts[p] not in inner_keys:
+            return None
+        outer_keys.add(texts[p])
+    extra = set(inner_keys) - outer_keys
+    replacements: dict[int, exp.Expr] = {}
+    for node in [*block.outputs, *(o.this for o in block.order)]:
+        for agg in node.find_all(exp.AggFunc):
+            p = position(agg.this)
+            if p is None:
+                return None
+            inner_output = inner.outputs[p]
+            part = _aggregate_parts(inner_output)
+            if part is not None and inner.aggregate:
+                combined = _COMBINE.get((agg.key, part[0]))
+                if combined is None:
+                    return None
+                arg = part[1]
+                replacements[id(agg)] = (
+                    exp.Count(this=exp.Star()) if arg is None else _aggregate_node(combined, arg)
+                )
+            elif texts[p] in inner_keys and agg.key in ("min", "max"):
+                replacements[id(agg)] = _aggregate_node(agg.key, inner_output.copy())
+            elif texts[p] in inner_keys and agg.key in ("sum", "count", "avg") and (
+                extra <= {texts[p]}
+            ):
+                kind = {"sum": exp.Sum, "count": exp.Count, "avg": exp.Avg}[agg.key]
+                distinct = exp.Distinct(expressions=[inner_output.copy()])
+                replacements[id(agg)] = kind(this=distinct)
+            else:
+                return None
+    outputs = inner.outputs
+
+    def rewrite(node: exp.Expr) -> exp.Expr:
+        copy = node.copy()
+        originals = list(node.find_all(exp.AggFunc))
+        copies = list(copy.find_all(exp.AggFunc))
+        for original, duplicate in zip(originals, copies, strict=True):
+            new = replacements[id(original)].copy()
+            if duplicate is copy:
+                return new
+            duplicate.replace(new)
+        try:
+            return _substitute(copy, source, outputs)
+        except _Skip:
+            raise _Skip() from None
+
+    try:
+        return replace(
+            block,
+            sources=inner.sources,
+            where=inner.where,
+            group=[rewrite(g) for g in block.group],
+            outputs=[rewrite(o) for o in block.outputs],
+            order=[_ordered(rewrite(o)) for o in block.order],
+            having=None,
+        )
+    except _Skip:
+        return None
 
 
 def _partial(branch: Block) -> bool:
