@@ -53,7 +53,7 @@ from sqlequiv.symbolic.dependencies import (
     is_set,
 )
 from sqlequiv.symbolic.scope import Scope, Side
-from sqlequiv.symbolic.semijoin import semi_join_exists
+from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join_exists
 from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
 from sqlequiv.symbolic.unnest import unnest
 
@@ -258,6 +258,10 @@ class Prover:
         WHERE d.c1 IS NULL`` keeps each row once when none does.
         """
         taken = {s.alias for s in block.all_sources}
+        for source in block.sources:
+            constant = _constant_source(block, source, taken)
+            if constant is not None:
+                return self._semi_joins(constant)
         for source in block.sources:
             if not isinstance(source.query, Block) or block.column_uses(source.alias) != 1:
                 continue
@@ -661,6 +665,50 @@ def _at_most_one(schema: Schema, block: Block, source: Source, on: Sequence[exp.
     )
 
 
+def _constant_source(block: Block, source: Source, taken: set[str]) -> Block | None:
+    """``block`` with an inner-joined table of one constant row or none (a DISTINCT
+    derived table of literals) replaced by the EXISTS that says it has its row, and its
+    columns by their literals."""
+    derived = source.query
+    if not isinstance(derived, Block):
+        return None
+    if {s.alias for s in derived.all_sources} & taken:
+        return None
+    exists = constant_rows_exists(derived)
+    if exists is None:
+        return None
+    literals = derived.outputs
+
+    def substitute(node: exp.Expr) -> exp.Expr:
+        copy = node.copy()
+        for column in list(copy.find_all(exp.Column)):
+            if column.table and block.resolve_alias(column.table) == source.alias:
+                position = source.position(column.name)
+                if position is None:
+                    raise Unsupported(f"derived column {column.name} is missing or ambiguous")
+                if column is copy:
+                    return literals[position].copy()
+                column.replace(literals[position].copy())
+        return copy
+
+    try:
+        rewritten = replace(
+            block,
+            sources=[s for s in block.sources if s is not source],
+            left_joins=[replace(j, on=substitute(j.on)) for j in block.left_joins],
+            where=[*(substitute(w) for w in block.where), exists],
+            outputs=[substitute(o) for o in block.outputs],
+            group=[substitute(g) for g in block.group] if block.group is not None else None,
+            having=substitute(block.having) if block.having is not None else None,
+            order=[o for o in (substitute(o) for o in block.order) if isinstance(o, exp.Ordered)],
+        )
+    except Unsupported:
+        return None
+    if not rewritten.sources:
+        return None  # a block needs a source to read its rows from
+    return rewritten
+
+
 def _distinct_derived(source: Source) -> bool:
     return isinstance(source.query, Block) and source.query.distinct
 
@@ -723,13 +771,18 @@ def _left_semi_join(
     if {s.alias for s in derived.all_sources} & {s.alias for s in block.all_sources}:
         return None  # the EXISTS would capture an outer alias
     on = conjuncts(join.on)
-    found = _equality_with(on[0], source, block) if len(on) == 1 else None
-    if found is None:
-        return None
-    position, outer = found
-    if not derived.distinct and not derived.aggregate and a_set(derived):
-        derived = replace(derived, distinct=True)  # it has no duplicate to remove
-    exists = semi_join_exists(derived, position, outer)
+    if len(on) == 1 and isinstance(on[0], exp.Boolean) and on[0].this is True:
+        # ON TRUE with a table of one constant row or none: a match exists when it has it.
+        exists = constant_rows_exists(derived)
+        position = -1
+    else:
+        found = _equality_with(on[0], source, block) if len(on) == 1 else None
+        if found is None:
+            return None
+        position, outer = found
+        if not derived.distinct and not derived.aggregate and a_set(derived):
+            derived = replace(derived, distinct=True)  # it has no duplicate to remove
+        exists = semi_join_exists(derived, position, outer)
     if exists is None:
         return None
     tests: list[exp.Is] = []

@@ -19,7 +19,7 @@ from sqlglot import exp
 
 from sqlequiv.symbolic.blocks import Block, NotABlock, Source, read_query
 
-__all__ = ["SemiJoin", "semi_join", "semi_join_exists"]
+__all__ = ["SemiJoin", "constant_rows_exists", "semi_join", "semi_join_exists"]
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,35 @@ def semi_join_exists(derived: Block, column: int, outer: exp.Expr) -> exp.Exists
     return SemiJoin(
         outer, derived.outputs[column], tuple(derived.sources), tuple(derived.where)
     ).as_exists()
+
+
+def constant_rows_exists(derived: Block) -> exp.Exists | None:
+    """``EXISTS (SELECT 1 FROM sources WHERE conditions)`` for a DISTINCT derived table
+    whose outputs are all literals: it holds one row when that EXISTS is true and none
+    otherwise. None for any other table."""
+    if not derived.distinct or derived.aggregate or derived.left_joins or derived.order:
+        return None
+    if derived.limit is not None or not derived.sources:
+        return None
+    if any(s.table is None for s in derived.sources):
+        return None
+    if not all(isinstance(o, (exp.Literal, exp.Boolean)) for o in derived.outputs):
+        return None
+    own = {s.alias for s in derived.sources}
+    if any(not _tables(c) <= own or _has_query(c) for c in derived.where):
+        return None  # correlated: not a constant
+    tables = [
+        exp.Table(
+            this=exp.to_identifier(s.table), alias=exp.TableAlias(this=exp.to_identifier(s.alias))
+        )
+        for s in derived.sources
+    ]
+    select = exp.Select(expressions=[exp.Literal.number(1)]).from_(tables[0], copy=False)
+    for table in tables[1:]:
+        select = select.join(table, copy=False)
+    if derived.where:
+        select = select.where(*(c.copy() for c in derived.where), copy=False)
+    return exp.Exists(this=select)
 
 
 def _tables(node: exp.Expr) -> set[str]:
