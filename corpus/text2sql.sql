@@ -30,6 +30,19 @@ SELECT co.name
 FROM country co
 WHERE NOT EXISTS (SELECT 1 FROM city ci WHERE ci.country_code = co.code);
 
+# title: concerts in no large stadium, NOT IN with the nullable concert.stadium_id outside
+# schema: concert_singer
+# expect: not_equivalent
+# cause: missing_rows
+# note: the subquery column is the key, but a concert whose stadium_id is NULL makes NOT IN UNKNOWN as soon as one large stadium exists, while NOT EXISTS keeps it
+SELECT concert_name
+FROM concert
+WHERE stadium_id NOT IN (SELECT stadium_id FROM stadium WHERE capacity > 50000);
+SELECT c.concert_name
+FROM concert c
+WHERE NOT EXISTS (SELECT 1 FROM stadium s
+                  WHERE s.stadium_id = c.stadium_id AND s.capacity > 50000);
+
 # title: singers who never performed, LEFT JOIN IS NULL on a NOT NULL column vs NOT EXISTS
 # schema: concert_singer
 # expect: equivalent
