@@ -54,6 +54,7 @@ from sqlequiv.symbolic.dependencies import (
 )
 from sqlequiv.symbolic.scope import Scope, Side
 from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join_exists
+from sqlequiv.symbolic.setops import set_normal_form
 from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
 from sqlequiv.symbolic.unnest import unnest
 
@@ -125,6 +126,7 @@ class Prover:
 
     def _query(self, left: Query, right: Query, *, top: bool) -> bool:
         self._tick()
+        left, right = set_normal_form(left, self.schema), set_normal_form(right, self.schema)
         if isinstance(left, Block) and isinstance(right, Block):
             return self._blocks(left, right, top=top)
         left_branches = self._live_branches(left)
@@ -280,9 +282,60 @@ class Prover:
                     )
         for join in block.left_joins:
             tested = _left_semi_join(block, join, lambda q: is_set(self, q))
+            if tested is None:
+                tested = self._left_anti_join(block, join)
             if tested is not None:
                 return self._semi_joins(tested)
         return block
+
+    def _left_anti_join(self, block: Block, join: LeftJoin) -> Block | None:
+        """``LEFT JOIN t ON p WHERE t.c IS NULL`` with ``c`` never NULL on a match (NOT
+        NULL, or matched by ``=`` in ``p``) keeps exactly the rows without a match, once:
+        ``WHERE NOT EXISTS (SELECT 1 FROM t WHERE p)``, when nothing else reads ``t``."""
+        source = join.source
+        if source.table is None:
+            return None
+        table = self.schema.table(source.table)
+        on = conjuncts(join.on)
+        if any(isinstance(n, (exp.Query, exp.Subquery)) for c in on for n in c.walk()):
+            return None
+        matched = {
+            c.name.lower()
+            for conj in on
+            if isinstance(conj, exp.EQ)
+            for c in (conj.this, conj.expression)
+            if isinstance(c, exp.Column) and block.resolve_alias(c.table) == source.alias
+        }
+        test = None
+        for conj in block.where:
+            column = conj.this if isinstance(conj, exp.Is) else None
+            if (
+                isinstance(column, exp.Column)
+                and isinstance(conj.expression, exp.Null)
+                and block.resolve_alias(column.table) == source.alias
+                and column.name.lower() in table.column_names
+                and (not table.column(column.name).nullable or column.name.lower() in matched)
+            ):
+                test = conj
+                break
+        if test is None:
+            return None
+        uses = _uses_in(source.alias, on, block) + 1
+        if block.column_uses(source.alias) != uses:
+            return None
+        inner = exp.Table(
+            this=exp.to_identifier(source.table),
+            alias=exp.TableAlias(this=exp.to_identifier(source.alias)),
+        )
+        select = exp.Select(expressions=[exp.Literal.number(1)]).from_(inner, copy=False)
+        if on:
+            select = select.where(*(c.copy() for c in on), copy=False)
+        missing = exp.Not(this=exp.Exists(this=select))
+        return replace(
+            block,
+            left_joins=[j for j in block.left_joins if j is not join],
+            where=[missing if w is test else w for w in block.where],
+        )
 
     def _drop_unread_left_joins(self, block: Block) -> Block:
         """A LEFT JOIN read only by its own ON keeps every row of the left side: once,
