@@ -45,6 +45,7 @@ from sqlequiv.symbolic.blocks import (
     Source,
     conjuncts,
     fk_conjuncts,
+    has_aggregate,
 )
 from sqlequiv.symbolic.dependencies import (
     determines,
@@ -56,7 +57,7 @@ from sqlequiv.symbolic.scope import Scope, Side
 from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join_exists
 from sqlequiv.symbolic.setops import set_normal_form
 from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
-from sqlequiv.symbolic.unnest import unnest
+from sqlequiv.symbolic.unnest import null_when_columns_are, unnest
 
 __all__ = ["MAX_CHECKS", "Prover"]
 
@@ -248,6 +249,7 @@ class Prover:
 
     def _simplify_joins(self, block: Block) -> Block:
         block = self._drop_unread_left_joins(self._semi_joins(block))
+        block = self._per_row_aggregates(block)
         block = self._reject_nulls(block)
         block = self._drop_key_self_joins(block)
         return self._drop_foreign_key_joins(block)
@@ -336,6 +338,84 @@ class Prover:
             left_joins=[j for j in block.left_joins if j is not join],
             where=[missing if w is test else w for w in block.where],
         )
+
+    def _per_row_aggregates(self, block: Block) -> Block:
+        """``SELECT t.a, AGG(c.x) FROM t LEFT JOIN c ON p GROUP BY <a key of t>, …`` is
+        ``SELECT t.a, (SELECT AGG(c.x) FROM c WHERE p) FROM t``: each group is one row
+        of ``t`` with its matches, or with the NULL padding, which every aggregate of an
+        expression NULL on the padding skips (COUNT(*) would count it: not this rule).
+        The decorrelated form is the one a correlated scalar subquery reads as."""
+        if not block.aggregate or not block.group or block.having is not None:
+            return block
+        if len(block.sources) != 1 or len(block.left_joins) != 1 or block.distinct:
+            return block
+        (parent,), (join,) = block.sources, block.left_joins
+        child = join.source
+        if parent.table is None or child.table is None or block.redirect:
+            return block
+        grouped = {
+            g.name.lower()
+            for g in block.group
+            if isinstance(g, exp.Column) and g.table == parent.alias
+        }
+        if len(grouped) != len(block.group):
+            return block
+        if not any(all(k in grouped for k in key) for key in self.schema.table(parent.table).keys):
+            return block
+        if any(_reads_any(w, {child.alias}, block) for w in block.where):
+            return block
+        child_table = self.schema.table(child.table)
+        on = conjuncts(join.on)
+        matched = {
+            c.name.lower()
+            for conj in on
+            if isinstance(conj, exp.EQ)
+            for c in (conj.this, conj.expression)
+            if isinstance(c, exp.Column) and c.table == child.alias
+        }
+        outputs: list[exp.Expr] = []
+        for output in block.outputs:
+            if not _reads_any(output, {child.alias}, block):
+                if has_aggregate(output):
+                    return block
+                outputs.append(output)
+                continue
+            if not isinstance(output, (exp.Count, exp.Sum, exp.Min, exp.Max, exp.Avg)):
+                return block
+            arg = output.this
+            plain = arg.expressions[0] if isinstance(arg, exp.Distinct) else arg
+            if (
+                plain is None
+                or isinstance(plain, exp.Star)
+                or _reads_any(plain, {parent.alias}, block)
+                or plain.find(exp.Query) is not None
+                or not null_when_columns_are(plain)
+            ):
+                return block
+            aggregate = output.copy()
+            if (
+                isinstance(output, exp.Count)
+                and isinstance(plain, exp.Column)
+                and not isinstance(arg, exp.Distinct)
+                and (
+                    plain.name.lower() in matched
+                    or (
+                        plain.name.lower() in child_table.column_names
+                        and not child_table.column(plain.name).nullable
+                    )
+                )
+            ):
+                aggregate = exp.Count(this=exp.Star())  # never NULL on a match
+            inner = exp.Table(
+                this=exp.to_identifier(child.table),
+                alias=exp.TableAlias(this=exp.to_identifier(child.alias)),
+            )
+            select = exp.Select(expressions=[aggregate]).from_(inner, copy=False)
+            select = select.where(*(c.copy() for c in on), copy=False)
+            outputs.append(exp.Subquery(this=select))
+        if any(_reads_any(o, {child.alias}, block) or has_aggregate(o) for o in block.order):
+            return block
+        return replace(block, left_joins=[], outputs=outputs, group=None, aggregate=False)
 
     def _drop_unread_left_joins(self, block: Block) -> Block:
         """A LEFT JOIN read only by its own ON keeps every row of the left side: once,
@@ -449,9 +529,18 @@ class Prover:
                     if found is None or uses != len(found):
                         continue
                     child_table = self.schema.table(child.table)
-                    if any(child_table.column(c).nullable for c in fk.columns):
-                        continue
-                    rest = [w for w in block.where if not any(w is f for f in found)]
+                    # A NULL in the reference matches no parent (and the FK does not
+                    # apply); a reference without NULL matches exactly one.
+                    present = [
+                        exp.Not(
+                            this=exp.Is(
+                                this=exp.column(c, table=child.alias), expression=exp.Null()
+                            )
+                        )
+                        for c in fk.columns
+                        if child_table.column(c).nullable
+                    ]
+                    rest = [w for w in block.where if not any(w is f for f in found)] + present
                     smaller = replace(
                         block,
                         sources=[s for s in block.sources if s is not parent],
@@ -766,9 +855,7 @@ def _distinct_derived(source: Source) -> bool:
     return isinstance(source.query, Block) and source.query.distinct
 
 
-def _onto(
-    node: exp.Expr, right: Block, left: Block, mapping: dict[str, str]
-) -> exp.Expr | None:
+def _onto(node: exp.Expr, right: Block, left: Block, mapping: dict[str, str]) -> exp.Expr | None:
     """A reference expression over the candidate's sources, through the source bijection
     (derived columns by position), or None when it reads anything else."""
     if any(isinstance(n, (exp.Query, exp.Subquery)) for n in node.walk()):
@@ -809,9 +896,7 @@ def _equality_with(conj: exp.Expr, source: Source, block: Block) -> tuple[int, e
     return None
 
 
-def _left_semi_join(
-    block: Block, join: LeftJoin, a_set: Callable[[Block], bool]
-) -> Block | None:
+def _left_semi_join(block: Block, join: LeftJoin, a_set: Callable[[Block], bool]) -> Block | None:
     """``block`` with ``LEFT JOIN d ON d.c = x`` replaced by an EXISTS, when ``d`` is a
     DISTINCT derived table (so at most one row matches and the LEFT JOIN keeps every
     row once) and the block reads ``d`` only in ``d.k IS [NOT] NULL`` tests of a column

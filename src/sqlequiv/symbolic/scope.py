@@ -497,6 +497,10 @@ class Scope:
         if not self.blocks[side].aggregate:
             raise Unsupported("aggregate outside an aggregate block")
         argument = node.this
+        folded = _sum_of_coalesce(node)
+        if folded is not None and self.blocks[side].group is not None:
+            # In a non-empty group, SUM(COALESCE(x, 0)) is COALESCE(SUM(x), 0).
+            return self._translators[side].value(folded)
         distinct = isinstance(argument, exp.Distinct)
         if distinct:
             assert isinstance(argument, exp.Distinct)
@@ -553,6 +557,17 @@ class Scope:
             raise Unsupported(f"{name} over {arg.kind}")
         value, _ = variable(label, dtype, nullable=True)
         return value
+
+
+def _sum_of_coalesce(node: exp.AggFunc) -> exp.Expr | None:
+    """``COALESCE(SUM(x), 0)`` for ``SUM(COALESCE(x, 0))``, else None."""
+    if not isinstance(node, exp.Sum) or not isinstance(node.this, exp.Coalesce):
+        return None
+    coalesce = node.this
+    rest = coalesce.expressions
+    if len(rest) != 1 or not (isinstance(rest[0], exp.Literal) and rest[0].name == "0"):
+        return None
+    return exp.Coalesce(this=exp.Sum(this=coalesce.this.copy()), expressions=[rest[0].copy()])
 
 
 def _true() -> SymBool:

@@ -36,7 +36,7 @@ def unnest(query: Query, depth: int = 0) -> Query:
         return query
     if isinstance(query, SetOp):
         return replace(query, branches=[unnest(b, depth + 1) for b in query.branches])
-    block = _group_to_distinct(query)
+    block = _group_to_distinct(_ignored_null_filter(_having_to_where(query)))
     sources = [_sort_columns(_prune(_unnest_source(s, depth), block)) for s in block.sources]
     left_joins = [
         replace(j, source=_sort_columns(_prune(_unnest_source(j.source, depth), block)))
@@ -62,6 +62,8 @@ def unnest(query: Query, depth: int = 0) -> Query:
     merged = _merge_partial_aggregates(block)
     if merged is None:
         merged = _merge_refined_aggregates(block)
+    if merged is None:
+        merged = _select_from_aggregate(block)
     if merged is not None:
         return unnest(merged, depth + 1)
     distributed = _distribute(block)
@@ -181,6 +183,78 @@ def _inlinable(derived: Block, *, distinct_ok: bool = False) -> bool:
         or not derived.sources
         or any(s.values for s in derived.sources)
     )
+
+
+def _having_to_where(block: Block) -> Block:
+    """HAVING conjuncts that read only grouping columns (no aggregate, no subquery) filter
+    rows as they filter groups: they join the WHERE. Only with a GROUP BY: without one,
+    HAVING filters the single row even of an empty input."""
+    if block.having is None or not block.group:
+        return block
+    keys = {g.sql() for g in block.group if isinstance(g, exp.Column)}
+    kept: list[exp.Expr] = []
+    moved: list[exp.Expr] = []
+    for conj in _conjuncts(block.having):
+        columns = list(conj.find_all(exp.Column))
+        if (
+            columns
+            and not has_aggregate(conj)
+            and conj.find(exp.Query) is None
+            and all(c.sql() in keys for c in columns)
+        ):
+            moved.append(conj)
+        else:
+            kept.append(conj)
+    if not moved:
+        return block
+    having = exp.and_(*kept) if len(kept) > 1 else (kept[0] if kept else None)
+    return replace(block, where=[*block.where, *moved], having=having)
+
+
+def _ignored_null_filter(block: Block) -> Block:
+    """``WHERE x IS NOT NULL`` dropped from a block without GROUP BY whose every output
+    is an aggregate of ``x`` other than COUNT(*): they all skip NULL arguments, and the
+    block returns its one row either way."""
+    if not block.aggregate or block.group is not None or block.having is not None:
+        return block
+    if block.left_joins or block.limit is not None:
+        return block
+    arguments: set[str] = set()
+    for output in block.outputs:
+        for column in output.find_all(exp.Column):
+            if column.find_ancestor(exp.AggFunc) is None:
+                return block  # a column outside any aggregate
+        for agg in output.find_all(exp.AggFunc):
+            if not isinstance(agg, (exp.Count, exp.Sum, exp.Min, exp.Max, exp.Avg)):
+                return block
+            arg = agg.this
+            if isinstance(arg, exp.Distinct) and len(arg.expressions) == 1:
+                arg = arg.expressions[0]
+            if arg is None or isinstance(arg, exp.Star):
+                return block
+            arguments.add(arg.sql())
+    if len(arguments) != 1:
+        return block
+    (argument,) = arguments
+    kept = [
+        w
+        for w in block.where
+        if not (
+            isinstance(w, exp.Not)
+            and isinstance(w.this, exp.Is)
+            and isinstance(w.this.expression, exp.Null)
+            and w.this.this.sql() == argument
+        )
+    ]
+    return block if len(kept) == len(block.where) else replace(block, where=kept)
+
+
+def _conjuncts(node: exp.Expr) -> list[exp.Expr]:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    return [node]
 
 
 def _group_to_distinct(block: Block) -> Block:
@@ -534,12 +608,13 @@ def _merge_refined_aggregates(block: Block) -> Block | None:
     forms over the rows (MIN / MAX of ``h`` are MIN / MAX whatever the keys). A DISTINCT
     derived table counts as grouped by all its outputs.
     """
-    if not block.aggregate or block.group is None or block.left_joins or block.distinct:
+    if not block.aggregate or block.left_joins or block.distinct:
         return None
     if len(block.sources) != 1 or block.limit is not None or block.where:
         return None
     if block.having is not None:
         return None
+    group = block.group or []
     (source,) = block.sources
     inner = source.query
     if not isinstance(inner, Block) or inner.left_joins or inner.limit is not None:
@@ -562,7 +637,7 @@ def _merge_refined_aggregates(block: Block) -> Block | None:
         return None
 
     outer_keys: set[str] = set()
-    for key in block.group:
+    for key in group:
         p = position(key)
         if p is None or texts[p] not in inner_keys:
             return None
@@ -571,6 +646,13 @@ def _merge_refined_aggregates(block: Block) -> Block | None:
     replacements: dict[int, exp.Expr] = {}
     for node in [*block.outputs, *(o.this for o in block.order)]:
         for agg in node.find_all(exp.AggFunc):
+            if isinstance(agg, exp.Count) and isinstance(agg.this, exp.Star):
+                # COUNT(*) of the rows of a DISTINCT table of one column, never NULL there.
+                counted = _never_null_single(inner)
+                if counted is None:
+                    return None
+                replacements[id(agg)] = exp.Count(this=exp.Distinct(expressions=[counted]))
+                continue
             p = position(agg.this)
             if p is None:
                 return None
@@ -578,16 +660,18 @@ def _merge_refined_aggregates(block: Block) -> Block | None:
             part = _aggregate_parts(inner_output)
             if part is not None and inner.aggregate:
                 combined = _COMBINE.get((agg.key, part[0]))
-                if combined is None:
-                    return None
+                if combined is None or (combined == "count" and not group):
+                    return None  # SUM over no partial count is NULL, COUNT of no row is 0
                 arg = part[1]
                 replacements[id(agg)] = (
                     exp.Count(this=exp.Star()) if arg is None else _aggregate_node(combined, arg)
                 )
             elif texts[p] in inner_keys and agg.key in ("min", "max"):
                 replacements[id(agg)] = _aggregate_node(agg.key, inner_output.copy())
-            elif texts[p] in inner_keys and agg.key in ("sum", "count", "avg") and (
-                extra <= {texts[p]}
+            elif (
+                texts[p] in inner_keys
+                and agg.key in ("sum", "count", "avg")
+                and (extra <= {texts[p]})
             ):
                 kind = {"sum": exp.Sum, "count": exp.Count, "avg": exp.Avg}[agg.key]
                 distinct = exp.Distinct(expressions=[inner_output.copy()])
@@ -615,13 +699,70 @@ def _merge_refined_aggregates(block: Block) -> Block | None:
             block,
             sources=inner.sources,
             where=inner.where,
-            group=[rewrite(g) for g in block.group],
+            group=[rewrite(g) for g in block.group] if block.group is not None else None,
             outputs=[rewrite(o) for o in block.outputs],
             order=[_ordered(rewrite(o)) for o in block.order],
             having=None,
         )
     except _Skip:
         return None
+
+
+def _never_null_single(inner: Block) -> exp.Expr | None:
+    """The one output of a DISTINCT, non-aggregate block whose WHERE rejects its NULL."""
+    if not inner.distinct or inner.aggregate or len(inner.outputs) != 1:
+        return None
+    (output,) = inner.outputs
+    for conj in inner.where:
+        if (
+            isinstance(conj, exp.Not)
+            and isinstance(conj.this, exp.Is)
+            and isinstance(conj.this.expression, exp.Null)
+            and conj.this.this == output
+        ):
+            return output.copy()
+    return None
+
+
+def _select_from_aggregate(block: Block) -> Block | None:
+    """``SELECT f(d.c) FROM (SELECT … GROUP BY …) d WHERE p(d.c)`` is the aggregate
+    itself with ``f`` as its outputs and ``p`` added to its HAVING: the outer block only
+    filters and projects the groups' rows."""
+    if block.aggregate or block.left_joins or block.redirect or len(block.sources) != 1:
+        return None
+    (source,) = block.sources
+    inner = source.query
+    if not isinstance(inner, Block) or not inner.aggregate or inner.distinct:
+        return None
+    if inner.order or inner.limit is not None:
+        return None
+    substituted = _substituted(block, source, inner)
+    if substituted is None:
+        return None
+    # The outer block now reads the inner sources under fresh names: so does the inner.
+    names, rewritten = substituted
+    inner = _rewrite_all(inner, lambda n: _renamed(n, names))
+    inner = replace(
+        inner,
+        sources=[replace(s, alias=names[s.alias]) for s in inner.sources],
+        left_joins=[
+            replace(j, source=replace(j.source, alias=names[j.source.alias]))
+            for j in inner.left_joins
+        ],
+    )
+    conditions = [*([inner.having] if inner.having is not None else []), *rewritten.where]
+    having = (
+        exp.and_(*conditions) if len(conditions) > 1 else (conditions[0] if conditions else None)
+    )
+    return replace(
+        inner,
+        outputs=rewritten.outputs,
+        having=having,
+        distinct=block.distinct,
+        order=rewritten.order,
+        limit=block.limit,
+        offset=block.offset,
+    )
 
 
 def _partial(branch: Block) -> bool:
