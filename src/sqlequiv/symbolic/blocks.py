@@ -194,6 +194,7 @@ _UNSUPPORTED_ARGS = ("qualify", "windows", "laterals", "pivots", "prewhere")
 
 
 def _read_select(node: exp.Select, *, top: bool = False) -> Block:
+    node = _without_laterals(node)
     limit = _literal_int(node.args.get("limit"))
     offset = _literal_int(node.args.get("offset"))
     if (node.args.get("limit") and limit is None) or (node.args.get("offset") and offset is None):
@@ -271,6 +272,60 @@ def _read_select(node: exp.Select, *, top: bool = False) -> Block:
         limit=limit,
         offset=offset or 0,
     )
+
+
+def _without_laterals(node: exp.Select) -> exp.Select:
+    """``node`` with its LATERAL joins in forms the prover reads (a copy, if any changes).
+
+    ``[LEFT] JOIN LATERAL (SELECT AGG(…) … WHERE <correlated>) s [ON TRUE]`` returns one
+    row per outer row (an aggregate without GROUP BY always has one): each ``s.c`` is
+    the correlated scalar subquery of that output. ``JOIN LATERAL (SELECT … WHERE
+    <correlated>) s`` (inner) is a derived table whose columns name the outer row's:
+    read as one, it is inlined like any other (it cannot be read on its own).
+    """
+    joins = node.args.get("joins") or []
+    if not any(isinstance(j.this, exp.Lateral) for j in joins):
+        return node
+    node = node.copy()
+    for join in list(node.args.get("joins") or []):
+        lateral = join.this
+        if not isinstance(lateral, exp.Lateral) or not isinstance(lateral.this, exp.Subquery):
+            continue
+        inner = lateral.this.this
+        on = join.args.get("on")
+        if on is not None and not (isinstance(on, exp.Boolean) and on.this is True):
+            continue
+        alias = lateral.alias
+        side = (join.side or "").upper()
+        if not alias or not isinstance(inner, exp.Select):
+            continue
+        one_row = (
+            not inner.args.get("group")
+            and not inner.args.get("having")
+            and not inner.args.get("limit")
+            and inner.expressions
+            and all(has_aggregate(e) for e in inner.expressions)
+        )
+        if one_row and side in ("", "LEFT"):
+            outputs = {e.alias_or_name.lower(): e for e in inner.expressions}
+            for column in list(node.find_all(exp.Column)):
+                if column.table == alias and column.name.lower() in outputs:
+                    item = outputs[column.name.lower()]
+                    value = item.this if isinstance(item, exp.Alias) else item
+                    scalar = inner.copy()
+                    scalar.set("expressions", [value.copy()])
+                    column.replace(exp.Subquery(this=scalar))
+            if any(c.table == alias for c in node.find_all(exp.Column)):
+                continue  # a column we could not replace: leave the LATERAL (unread)
+            join.pop()
+        elif (
+            not side
+            and (join.kind or "").upper() in ("", "INNER", "CROSS")
+            and not any(inner.args.get(k) for k in ("group", "having", "limit", "distinct"))
+            and not any(has_aggregate(e) for e in inner.expressions)
+        ):
+            join.set("this", exp.Subquery(this=inner.copy(), alias=lateral.args.get("alias")))
+    return node
 
 
 def _literal_int(node: exp.Expr | None) -> int | None:

@@ -47,6 +47,10 @@ def unnest(query: Query, depth: int = 0) -> Query:
     if deduplicated is not None:
         return unnest(deduplicated, depth + 1)
     for source in block.sources:
+        constant = _constant_row(block, source)
+        if constant is not None:
+            return unnest(constant, depth + 1)
+    for source in block.sources:
         derived = source.query
         if isinstance(derived, Block) and (
             _inlinable(derived)
@@ -76,6 +80,25 @@ def _unnest_source(source: Source, depth: int) -> Source:
     if source.query is None:
         return source
     return replace(source, query=unnest(_unordered(source.query), depth + 1))
+
+
+def _constant_row(block: Block, source: Source) -> Block | None:
+    """``block`` without a joined ``(SELECT 1 AS c)``: a table of one row of values read
+    from no table; its columns are those values."""
+    derived = source.query
+    if not isinstance(derived, Block) or derived.sources or derived.where:
+        return None
+    if derived.aggregate or derived.limit is not None or len(block.sources) < 2:
+        return None
+    if any(o.find(exp.Column, exp.Query) is not None for o in derived.outputs):
+        return None
+    if block.redirect and source.alias in block.redirect.values():
+        return None
+    try:
+        rewritten = _rewrite_all(block, lambda n: _substitute(n, source, derived.outputs))
+    except _Skip:
+        return None
+    return replace(rewritten, sources=[s for s in rewritten.sources if s is not source])
 
 
 def _same_columns_once(block: Block) -> Block | None:
