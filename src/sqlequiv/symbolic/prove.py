@@ -196,6 +196,8 @@ class Prover:
         left_empty, right_empty = self._empty(left), self._empty(right)
         if left_empty or right_empty:
             return left_empty and right_empty
+        if _one_row(left) and _one_row(right) and not self._same_sources(left, right):
+            return self._one_rows(left, right, top=top)
         if (left.aggregate, left.distinct) != (right.aggregate, right.distinct):
             return False
         if (left.group is None) != (right.group is None):
@@ -213,6 +215,29 @@ class Prover:
             if self._under_mapping(left, right, mapping, top=top):
                 return True
         return False
+
+    def _same_sources(self, left: Block, right: Block) -> bool:
+        signatures = [sorted(s.signature for s in b.all_sources) for b in (left, right)]
+        return signatures[0] == signatures[1] and left.aggregate == right.aggregate
+
+    def _one_rows(self, left: Block, right: Block, *, top: bool) -> bool:
+        """Two blocks that return exactly one row each (an aggregate without GROUP BY, or
+        values read from no table) and share no source: equal when their outputs are the
+        same values whatever the rows (aggregates over no row or only NULLs fold to
+        constants, see :class:`.scope.Scope`)."""
+        scope = Scope(self.schema, self, {"c": left, "r": right}, mapping={})
+        scope.shared_rows = False
+        try:
+            scope.kept_by_side = {
+                "c": scope.predicate("c", left.where).true,
+                "r": scope.predicate("r", right.where).true,
+            }
+            outputs_l = [scope.value("c", o) for o in left.outputs]
+            outputs_r = [scope.value("r", o) for o in right.outputs]
+            return self._outputs_match(scope, outputs_l, outputs_r, z3.BoolVal(True), top=top)
+        except Unsupported as exc:
+            self.last_reason = str(exc)
+            return False
 
     def _empty(self, block: Block) -> bool:
         """The block returns no row on any database (its WHERE is never true)."""
@@ -849,6 +874,15 @@ def _constant_source(block: Block, source: Source, taken: set[str]) -> Block | N
     if not rewritten.sources:
         return None  # a block needs a source to read its rows from
     return rewritten
+
+
+def _one_row(block: Block) -> bool:
+    """The block returns exactly one row on every database."""
+    if block.limit == 0 or block.having is not None or (block.order and block.limit is not None):
+        return False
+    if block.aggregate:
+        return block.group is None
+    return not block.sources and not block.left_joins and not block.where and not block.distinct
 
 
 def _distinct_derived(source: Source) -> bool:

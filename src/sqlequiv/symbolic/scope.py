@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal
 import z3
 from sqlglot import exp
 
+from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.blocks import (
     Block,
@@ -42,6 +43,7 @@ from sqlequiv.symbolic.terms import (
     Translator,
     Unsupported,
     and_,
+    null_of,
     same,
     variable,
 )
@@ -94,11 +96,18 @@ class Scope:
         self.mapping = mapping or {}
         #: Rows kept by the WHERE; aggregates' arguments are compared under it.
         self.kept: z3.BoolRef = z3.BoolVal(True)
+        #: Per side, when the two blocks keep different rows (no source shared).
+        self.kept_by_side: dict[str, z3.BoolRef] = {}
         self._vars: dict[str, SymValue] = {}
         self._constraints: list[z3.BoolRef] = []
         self._pads: dict[str, z3.BoolRef] = {}
         self._atoms: dict[str, SymValue | SymBool] = {}
         self._aggregates: list[tuple[str, bool, SymValue | None, SymValue]] = []
+        #: The side each aggregate atom was made for.
+        self._aggregate_sides: list[Side] = []
+        #: Whether both sides aggregate the same rows (a source bijection shares them),
+        #: so that one atom may stand for an aggregate on either side.
+        self.shared_rows = True
         self._checked: set[str] = set()
         self._base: dict[str, tuple[str, Source, Side]] = {}
         # The key axioms of the variables so far ((len(_vars), len(_base)) -> axioms):
@@ -368,6 +377,29 @@ class Scope:
                     z3.Implies(z3.And(z3.Not(outer.null), z3.Not(found.true)), false)
                 )
             return SymBool(found.true, false)
+        if isinstance(node, exp.Subquery) and _constant_select(node.this):
+            # (SELECT <expression>) with no FROM: the expression's one value.
+            return self._translators[side].value(node.this.expressions[0].unalias())
+        if isinstance(node, exp.Filter) and isinstance(node.this, exp.AggFunc):
+            where = node.expression
+            condition = where.this if isinstance(where, exp.Where) else where
+            test = self._translators[side].predicate(condition)
+            if self.prover.valid(self, z3.Implies(self._kept(side), z3.Not(test.true))):
+                name = _AGGREGATES.get(type(node.this))
+                if name is None:
+                    raise Unsupported(f"aggregate {node.this.sql()}")
+                argument = node.this.this
+                if isinstance(argument, exp.Distinct):
+                    argument = argument.expressions[0]
+                value = (
+                    None
+                    if argument is None or isinstance(argument, exp.Star)
+                    else self._translators[side].value(argument)
+                )
+                return _no_value(name, value)  # FILTER keeps no row
+            if self.prover.valid(self, z3.Implies(self._kept(side), test.true)):
+                return self._aggregate(side, node.this)  # FILTER keeps every row
+            raise Unsupported(f"FILTER ({node.sql()})")
         if isinstance(node, (exp.Subquery, exp.Any, exp.All)):
             return self._atom(side, node, "scalar" if isinstance(node, exp.Subquery) else "in")
         return None
@@ -510,6 +542,8 @@ class Scope:
         if name in ("min", "max"):
             distinct = False
         arg: SymValue | None = None
+        if isinstance(argument, exp.Null):
+            return _no_value(name, None)  # an aggregate of NULLs
         if argument is not None and not isinstance(argument, exp.Star):
             if any(isinstance(n, exp.AggFunc) for n in argument.find_all(exp.AggFunc)):
                 raise Unsupported("nested aggregate")
@@ -517,13 +551,23 @@ class Scope:
             if (
                 name == "count"
                 and not distinct
-                and self.prover.valid(self, z3.Implies(self.kept, z3.Not(arg.null)))
+                and self.prover.valid(self, z3.Implies(self._kept(side), z3.Not(arg.null)))
             ):
                 arg = None  # COUNT(x) over rows where x is never NULL is COUNT(*)
         elif name != "count":
             raise Unsupported(f"{name}(*)")
-        for other_name, other_distinct, other_arg, atom in self._aggregates:
+        if self.blocks[side].group is None and (
+            (arg is not None and self.prover.valid(self, z3.Implies(self._kept(side), arg.null)))
+            or (arg is None and not self.prover.satisfiable(self, self._kept(side)))
+        ):
+            # Without GROUP BY: over no row, or over NULLs only, COUNT is 0, the rest NULL.
+            return _no_value(name, arg)
+        for (other_name, other_distinct, other_arg, atom), other_side in zip(
+            self._aggregates, self._aggregate_sides, strict=True
+        ):
             if (other_name, other_distinct) != (name, distinct):
+                continue
+            if other_side != side and not self.shared_rows:
                 continue
             if arg is None and other_arg is None:
                 return atom
@@ -531,12 +575,16 @@ class Scope:
                 arg is not None
                 and other_arg is not None
                 and _comparable(arg, other_arg)
-                and self.prover.valid(self, z3.Implies(self.kept, same(arg, other_arg)))
+                and self.prover.valid(self, z3.Implies(self._kept(side), same(arg, other_arg)))
             ):
                 return atom
         atom = self._new_aggregate(name, arg, side)
         self._aggregates.append((name, distinct, arg, atom))
+        self._aggregate_sides.append(side)
         return atom
+
+    def _kept(self, side: Side) -> z3.BoolRef:
+        return self.kept_by_side.get(side, self.kept)
 
     def _new_aggregate(self, name: str, arg: SymValue | None, side: Side) -> SymValue:
         label = f"{self._prefix}agg{len(self._aggregates)}"
@@ -557,6 +605,27 @@ class Scope:
             raise Unsupported(f"{name} over {arg.kind}")
         value, _ = variable(label, dtype, nullable=True)
         return value
+
+
+def _constant_select(node: exp.Expr) -> bool:
+    return (
+        isinstance(node, exp.Select)
+        and len(node.expressions) == 1
+        and not any(node.args.get(k) for k in ("from_", "from", "where", "group", "having"))
+        and node.expressions[0].find(exp.Column, exp.Query, exp.AggFunc) is None
+        and not is_volatile(node)
+    )
+
+
+def _no_value(name: str, arg: SymValue | None) -> SymValue:
+    """An aggregate over no (non-NULL) value: COUNT is 0, the others NULL."""
+    if name == "count":
+        return SymValue("int", z3.IntVal(0), z3.BoolVal(False))
+    if name == "avg":
+        return null_of("float")
+    if arg is None:
+        raise Unsupported(f"{name} of NULL")
+    return null_of(arg.kind, scale=arg.scale, bits=arg.bits, precision=arg.precision)
 
 
 def _sum_of_coalesce(node: exp.AggFunc) -> exp.Expr | None:
