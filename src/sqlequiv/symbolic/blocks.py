@@ -160,6 +160,9 @@ def read_query(node: exp.Expr, *, top: bool = False) -> Query:
     if isinstance(node, exp.SetOperation):
         return _read_setop(node)
     if isinstance(node, exp.Select):
+        expanded = _grouping_sets(node)
+        if expanded is not None:
+            return expanded
         return _read_select(node, top=top)
     raise NotABlock(f"{type(node).__name__} is not a query block")
 
@@ -272,6 +275,111 @@ def _read_select(node: exp.Select, *, top: bool = False) -> Block:
         limit=limit,
         offset=offset or 0,
     )
+
+
+#: Most grouping sets one GROUP BY may expand to.
+MAX_GROUPING_SETS = 16
+
+
+def _grouping_sets(node: exp.Select) -> SetOp | None:
+    """A GROUP BY with ROLLUP / CUBE / GROUPING SETS as the UNION ALL of one grouped
+    block per grouping set, or None when it has none.
+
+    In the block of a set, a grouping key outside the set is NULL (written ``CASE
+    WHEN FALSE THEN key END`` to keep its type) wherever it is read outside an
+    aggregate, and ``GROUPING(…)`` is the constant bit mask of the keys outside the set;
+    the empty set is one row even over no input (as an aggregate without GROUP BY).
+    """
+    group = node.args.get("group")
+    if group is None or not any(
+        isinstance(e, (exp.Rollup, exp.Cube, exp.GroupingSets)) for e in group.expressions
+    ):
+        return None
+    if node.args.get("order") or node.args.get("limit") or node.args.get("offset"):
+        raise NotABlock("ORDER BY / LIMIT over grouping sets")
+    sets: list[list[exp.Expr]] = [[]]
+    for element in group.expressions:
+        options: list[list[exp.Expr]]
+        if isinstance(element, exp.Rollup):
+            keys = list(element.expressions)
+            options = [keys[:i] for i in range(len(keys), -1, -1)]
+        elif isinstance(element, exp.Cube):
+            keys = list(element.expressions)
+            if len(keys) > 4:
+                raise NotABlock("CUBE of more than four keys")
+            options = [
+                [k for i, k in enumerate(keys) if mask >> i & 1]
+                for mask in range(2 ** len(keys) - 1, -1, -1)
+            ]
+        elif isinstance(element, exp.GroupingSets):
+            options = [
+                list(e.expressions) if isinstance(e, exp.Tuple) else [e]
+                for e in element.expressions
+            ]
+        else:
+            options = [[element]]
+        sets = [s + o for s in sets for o in options]
+        if len(sets) > MAX_GROUPING_SETS:
+            raise NotABlock(f"more than {MAX_GROUPING_SETS} grouping sets")
+    every: dict[str, exp.Expr] = {}
+    for keys in sets:
+        for key in keys:
+            every.setdefault(key.sql(), key)
+    distinct = node.args.get("distinct") is not None
+    branches: list[Query] = []
+    for keys in sets:
+        present = {k.sql() for k in keys}
+        variant = node.copy()
+        variant.set("distinct", None)
+        if keys:
+            variant.set("group", exp.Group(expressions=[k.copy() for k in keys]))
+        else:
+            variant.set("group", None)
+        items = []
+        for item in variant.expressions:
+            if item.sql() in every and item.sql() not in present:
+                # The item is a key outside the set: NULL, under the name it had.
+                items.append(exp.alias_(_typed_null(item), item.alias_or_name))
+            else:
+                _outside_set(item, every, present)
+                items.append(item)
+        variant.set("expressions", items)
+        if variant.args.get("having") is not None:
+            _outside_set(variant.args["having"], every, present)
+        if not keys and not any(has_aggregate(e) for e in variant.expressions):
+            variant.set("having", exp.Having(this=exp.true()))  # one row, like the total
+        branches.append(_read_select(variant))
+    return SetOp("union", distinct, branches, [])
+
+
+def _outside_set(node: exp.Expr, every: dict[str, exp.Expr], present: set[str]) -> None:
+    """In place: GROUPING(…) as its constant, keys outside the set below ``node`` as
+    typed NULLs (never inside an aggregate, which reads the rows)."""
+    for grouping in list(node.find_all(exp.Grouping)):
+        mask = 0
+        for arg in grouping.expressions:
+            mask = mask * 2 + (0 if arg.sql() in present else 1)
+        grouping.replace(exp.Literal.number(mask))
+    stack: list[exp.Expr] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (exp.AggFunc, exp.Query, exp.Subquery)):
+            continue
+        text = current.sql()
+        if (
+            current is not node
+            and text in every
+            and text not in present
+            and not isinstance(current, exp.Alias)
+        ):
+            current.replace(_typed_null(current))
+            continue
+        stack.extend(current.iter_expressions())
+
+
+def _typed_null(node: exp.Expr) -> exp.Expr:
+    """NULL of ``node``'s type."""
+    return exp.Case(ifs=[exp.If(this=exp.false(), true=node.copy())])
 
 
 def _without_laterals(node: exp.Select) -> exp.Select:

@@ -46,6 +46,7 @@ from sqlequiv.symbolic.blocks import (
     conjuncts,
     fk_conjuncts,
     has_aggregate,
+    read_query,
 )
 from sqlequiv.symbolic.dependencies import (
     determines,
@@ -273,7 +274,7 @@ class Prover:
         return block
 
     def _simplify_joins(self, block: Block) -> Block:
-        block = self._drop_unread_left_joins(self._semi_joins(block))
+        block = self._drop_unread_left_joins(self._semi_joins(self._keyed_semi_joins(block)))
         block = self._per_row_aggregates(block)
         block = self._reject_nulls(block)
         block = self._drop_key_self_joins(block)
@@ -363,6 +364,59 @@ class Prover:
             left_joins=[j for j in block.left_joins if j is not join],
             where=[missing if w is test else w for w in block.where],
         )
+
+    def _keyed_semi_joins(self, block: Block) -> Block:
+        """``WHERE x IN (SELECT t.k FROM t WHERE p)`` (or the EXISTS with ``t.k = x``) is a
+        join with ``t`` on ``t.k = x AND p`` when ``p`` and the match fix a whole key of
+        ``t``: at most one row of ``t`` matches, so the join keeps each row once, as the
+        semi-join does. Only WHERE conjuncts, where false and unknown both reject."""
+        taken = {s.alias for s in block.all_sources}
+        for node in block.expressions():
+            taken |= {c.table for c in node.find_all(exp.Column)}
+        for conj in block.where:
+            found = _semi_join_parts(conj)
+            if found is None:
+                continue
+            select, match = found
+            try:
+                inner = read_query(select)
+            except NotABlock:
+                continue
+            if not isinstance(inner, Block) or len(inner.sources) != 1 or inner.left_joins:
+                continue
+            (source,) = inner.sources
+            if source.table is None or inner.aggregate or inner.distinct or inner.limit is not None:
+                continue
+            if any(n.find(exp.Query) is not None for n in inner.where):
+                continue
+            conditions = list(inner.where)
+            if match is not None:
+                if len(inner.outputs) != 1:
+                    continue
+                conditions.append(exp.EQ(this=inner.outputs[0].copy(), expression=match.copy()))
+            if not _at_most_one(self.schema, inner, source, conditions):
+                continue
+            alias, n = f"s_{source.alias}", 0
+            while alias in taken:
+                n += 1
+                alias = f"s_{source.alias}_{n}"
+
+            def renamed(node: exp.Expr, old: str = source.alias, new: str = alias) -> exp.Expr:
+                copy = node.copy()
+                for column in copy.find_all(exp.Column):
+                    if column.table == old:
+                        column.set("table", exp.to_identifier(new))
+                return copy
+
+            return self._keyed_semi_joins(
+                replace(
+                    block,
+                    sources=[*block.sources, replace(source, alias=alias)],
+                    where=[*(w for w in block.where if w is not conj)]
+                    + [renamed(c) for c in conditions],
+                )
+            )
+        return block
 
     def _per_row_aggregates(self, block: Block) -> Block:
         """``SELECT t.a, AGG(c.x) FROM t LEFT JOIN c ON p GROUP BY <a key of t>, …`` is
@@ -874,6 +928,18 @@ def _constant_source(block: Block, source: Source, taken: set[str]) -> Block | N
     if not rewritten.sources:
         return None  # a block needs a source to read its rows from
     return rewritten
+
+
+def _semi_join_parts(conj: exp.Expr) -> tuple[exp.Select, exp.Expr | None] | None:
+    """(the subquery, the value it is matched with) of ``x IN (SELECT …)``, or (the
+    subquery, None) of ``EXISTS (SELECT …)``; None for anything else."""
+    if isinstance(conj, exp.In) and isinstance(conj.args.get("query"), exp.Subquery):
+        select = conj.args["query"].this
+        if isinstance(select, exp.Select) and not isinstance(conj.this, exp.Tuple):
+            return select, conj.this
+    if isinstance(conj, exp.Exists) and isinstance(conj.this, exp.Select):
+        return conj.this, None
+    return None
 
 
 def _one_row(block: Block) -> bool:
