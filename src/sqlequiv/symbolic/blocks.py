@@ -454,12 +454,31 @@ def _read_source(node: exp.Expr) -> Source:
     if isinstance(node, exp.Subquery):
         inner = node.this
         if isinstance(inner, exp.Values):
-            return Source(alias=alias, values=True, columns=_values_columns(node))
+            return _values_source(node, inner, alias)
         query = read_query(node)
         return Source(alias=alias, query=query, columns=output_names(node.this))
     if isinstance(node, exp.Values):
-        return Source(alias=alias, values=True, columns=_values_columns(node))
+        return _values_source(node, node, alias)
     raise NotABlock(f"FROM item {type(node).__name__}")
+
+
+def _values_source(node: exp.Expr, values: exp.Values, alias: str) -> Source:
+    """A VALUES list; one row of literals reads as ``(SELECT <literals>)``, which the
+    normal form inlines as constants."""
+    columns = _values_columns(node)
+    rows = values.expressions
+    if len(rows) == 1 and isinstance(rows[0], exp.Tuple):
+        items = rows[0].expressions
+        if len(items) == len(columns) and all(
+            isinstance(i, (exp.Literal, exp.Boolean, exp.Null))
+            or (isinstance(i, exp.Cast) and isinstance(i.this, (exp.Literal, exp.Null)))
+            for i in items
+        ):
+            select = exp.Select(
+                expressions=[exp.alias_(i.copy(), c) for i, c in zip(items, columns, strict=True)]
+            )
+            return Source(alias=alias, query=_read_select(select), columns=columns)
+    return Source(alias=alias, values=True, columns=columns)
 
 
 def _values_columns(node: exp.Expr) -> tuple[str, ...]:

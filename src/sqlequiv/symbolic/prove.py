@@ -233,8 +233,8 @@ class Prover:
                 "c": scope.predicate("c", left.where).true,
                 "r": scope.predicate("r", right.where).true,
             }
-            outputs_l = [scope.value("c", o) for o in left.outputs]
-            outputs_r = [scope.value("r", o) for o in right.outputs]
+            outputs_l = _output_values(scope, "c", left.outputs)
+            outputs_r = _output_values(scope, "r", right.outputs)
             return self._outputs_match(scope, outputs_l, outputs_r, z3.BoolVal(True), top=top)
         except Unsupported as exc:
             self.last_reason = str(exc)
@@ -734,8 +734,8 @@ class Prover:
         # Without GROUP BY an aggregate block returns one row even on empty input,
         # so its outputs may not assume a kept row.
         assume = kept if not (left.aggregate and left.group is None) else z3.BoolVal(True)
-        outputs_l = [scope.value("c", o) for o in left.outputs]
-        outputs_r = [scope.value("r", o) for o in right.outputs]
+        outputs_l = _output_values(scope, "c", left.outputs)
+        outputs_r = _output_values(scope, "r", right.outputs)
         if not self._outputs_match(scope, outputs_l, outputs_r, assume, top=top):
             return False
         if top and (right.order or left.limit is not None):
@@ -776,13 +776,16 @@ class Prover:
     def _outputs_match(
         self,
         scope: Scope,
-        left: list[SymValue],
-        right: list[SymValue],
+        left: list[SymValue | None],
+        right: list[SymValue | None],
         assume: z3.BoolRef,
         *,
         top: bool,
     ) -> bool:
-        def eq(a: SymValue, b: SymValue) -> bool:
+        def eq(a: SymValue | None, b: SymValue | None) -> bool:
+            if a is None or b is None:  # a NULL of no type: the other must be NULL
+                other = b if a is None else a
+                return other is None or self.valid(scope, z3.Implies(assume, other.null))
             if a.kind == b.kind or {a.kind, b.kind} <= {"int", "decimal"}:
                 try:
                     return self.valid(scope, z3.Implies(assume, same(a, b)))
@@ -940,6 +943,11 @@ def _semi_join_parts(conj: exp.Expr) -> tuple[exp.Select, exp.Expr | None] | Non
     if isinstance(conj, exp.Exists) and isinstance(conj.this, exp.Select):
         return conj.this, None
     return None
+
+
+def _output_values(scope: Scope, side: Side, outputs: Sequence[exp.Expr]) -> list[SymValue | None]:
+    """The outputs' values; None for a bare NULL, whose type only the other query says."""
+    return [None if isinstance(o, exp.Null) else scope.value(side, o) for o in outputs]
 
 
 def _one_row(block: Block) -> bool:

@@ -88,7 +88,7 @@ def _constant_row(block: Block, source: Source) -> Block | None:
     derived = source.query
     if not isinstance(derived, Block) or derived.sources or derived.where:
         return None
-    if derived.aggregate or derived.limit is not None or len(block.sources) < 2:
+    if derived.aggregate or derived.limit is not None or block.left_joins:
         return None
     if any(o.find(exp.Column, exp.Query) is not None for o in derived.outputs):
         return None
