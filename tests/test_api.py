@@ -15,6 +15,7 @@ from sqlequiv import Options, check, distinguishing_fixtures
 from sqlequiv.errors import InvalidOption
 from sqlequiv.evidence import ProofEvidence
 from sqlequiv.export import counterexample_inserts
+from sqlequiv.pipeline import REFUTING_STAGES
 from sqlequiv.schema import load_schema
 from sqlequiv.symbolic.layer import NO_PROOF
 
@@ -186,6 +187,16 @@ def test_without_the_symbolic_layer_no_proof_is_attempted() -> None:
     v = check(*WINDOWED, T_DDL, options=Options(max_fixtures=20, symbolic=False))
     assert v.verdict == "unknown"
     assert v.evidence.proof is not None and v.evidence.proof.status == "not_attempted"
+
+
+def test_the_refuting_stages_alone_search_a_proved_pair() -> None:
+    pair = ("SELECT a FROM t WHERE a > 1 AND b > 2", "SELECT a FROM t WHERE b > 2 AND a > 1", T_DDL)
+    assert check(*pair).method == "normalized"
+    v = check(*pair, options=Options(max_fixtures=20), stages=REFUTING_STAGES)
+    assert v.verdict == "unknown"
+    assert "normalize" not in v.timings and "symbolic" not in v.timings
+    evidence = v.to_dict()["evidence"]
+    assert evidence["fixtures_tried"] > 0 and evidence["proof"] is None
 
 
 def test_on_sqlite_a_query_outside_the_shared_fragment_is_not_attempted() -> None:
