@@ -13,8 +13,11 @@ from sqlglot import exp
 from conftest import SHOP_DDL
 from sqlequiv import Options, check, distinguishing_fixtures
 from sqlequiv.errors import InvalidOption
+from sqlequiv.evidence import ProofEvidence
 from sqlequiv.export import counterexample_inserts
+from sqlequiv.pipeline import REFUTING_STAGES
 from sqlequiv.schema import load_schema
+from sqlequiv.symbolic.layer import NO_PROOF
 
 NOFK_DDL = SHOP_DDL.replace("REFERENCES customers (customer_id)", "")
 
@@ -140,6 +143,74 @@ def test_unknown_when_nothing_found_carries_evidence() -> None:
     if v.verdict == "unknown":
         assert v.evidence.search is not None and v.evidence.search.fixtures_tried > 0
         assert v.evidence.search.seed == 0
+
+
+T_DDL = "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT)"
+# Equivalent (the extra conjunct is implied), and past what the normalizer rewrites.
+WINDOWED = (
+    "SELECT id, ROW_NUMBER() OVER (ORDER BY a) FROM t WHERE a > 1 AND b > 2",
+    "SELECT id, ROW_NUMBER() OVER (ORDER BY a) FROM t WHERE b > 2 AND a > 1 AND a > 0",
+)
+
+
+def test_unknown_says_which_construct_the_prover_could_not_handle() -> None:
+    v = check(*WINDOWED, T_DDL, options=Options(max_fixtures=20))
+    assert v.verdict == "unknown"
+    evidence = v.to_dict()["evidence"]
+    assert evidence["fixtures_tried"] > 0  # the rest of the contract is still there
+    assert evidence["proof"]["status"] == "unsupported"
+    assert "window function" in evidence["proof"]["reason"]
+
+
+def test_unknown_from_shapes_that_do_not_match_is_not_found() -> None:
+    v = check(
+        "SELECT a FROM t WHERE a IN (1, 2)",
+        "SELECT a FROM t WHERE a = 1 UNION ALL SELECT a FROM t WHERE a = 2",
+        T_DDL,
+        options=Options(max_fixtures=20),
+    )
+    assert v.verdict == "unknown"
+    assert v.evidence.proof == ProofEvidence("not_found", NO_PROOF)
+
+
+def test_a_proved_pair_has_no_evidence() -> None:
+    v = check(
+        "SELECT a FROM t WHERE a > 1 AND b > 2",
+        "SELECT a FROM t WHERE b > 2 AND a > 1 AND a > 0",
+        T_DDL,
+    )
+    assert (v.verdict, v.method) == ("equivalent", "symbolic")
+    assert v.to_dict()["evidence"] == {}
+
+
+def test_without_the_symbolic_layer_no_proof_is_attempted() -> None:
+    v = check(*WINDOWED, T_DDL, options=Options(max_fixtures=20, symbolic=False))
+    assert v.verdict == "unknown"
+    assert v.evidence.proof is not None and v.evidence.proof.status == "not_attempted"
+
+
+def test_the_refuting_stages_alone_search_a_proved_pair() -> None:
+    pair = ("SELECT a FROM t WHERE a > 1 AND b > 2", "SELECT a FROM t WHERE b > 2 AND a > 1", T_DDL)
+    assert check(*pair).method == "normalized"
+    v = check(*pair, options=Options(max_fixtures=20), stages=REFUTING_STAGES)
+    assert v.verdict == "unknown"
+    assert "normalize" not in v.timings and "symbolic" not in v.timings
+    evidence = v.to_dict()["evidence"]
+    assert evidence["fixtures_tried"] > 0 and evidence["proof"] is None
+
+
+def test_on_sqlite_a_query_outside_the_shared_fragment_is_not_attempted() -> None:
+    v = check(
+        "SELECT a FROM t WHERE a || 'x' = 'yx'",
+        "SELECT a FROM t WHERE a || 'x' = 'yx' AND a IS NOT NULL",
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)",
+        dialect="sqlite",
+        options=Options(max_fixtures=20),
+    )
+    assert v.verdict == "unknown"
+    assert v.evidence.proof is not None
+    assert v.evidence.proof.status == "not_attempted"
+    assert "candidate query" in v.evidence.proof.reason
 
 
 @pytest.mark.parametrize(

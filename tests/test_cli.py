@@ -109,6 +109,18 @@ def test_unknown_verdict_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == {"unknown": 3, "equivalent": 0}[data["verdict"]]
 
 
+def test_an_unknown_report_says_why_there_is_no_proof(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = _write(tmp_path, "s.sql", "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT);")
+    window = "SELECT id, ROW_NUMBER() OVER (ORDER BY a) FROM t WHERE "
+    a = _write(tmp_path, "a.sql", window + "a > 1 AND b > 2")
+    b = _write(tmp_path, "b.sql", window + "b > 2 AND a > 1 AND a > 0")
+    code, out = _run(capsys, "check", a, b, "--schema", schema, "--max-fixtures", "20")
+    assert code == 3
+    assert "Not proved: the prover does not handle window function." in out
+
+
 def test_fixtures_are_written_and_replay_after_the_ddl(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

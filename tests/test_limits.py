@@ -15,6 +15,7 @@ from sqlglot import exp
 
 from sqlequiv import Options, check
 from sqlequiv.database import Database, insert_script
+from sqlequiv.evidence import ProofEvidence
 from sqlequiv.grading.pools import limit_address_space
 from sqlequiv.grading.run import grade_suite
 from sqlequiv.grading.worker import Settings
@@ -137,6 +138,7 @@ def test_the_symbolic_layer_says_why_it_declined() -> None:
         "candidate: too large: 200 alternatives in one condition (limit 100)"
     )
     assert layer.stopped_by == layer.last_reason  # a budget: for the verdict's evidence
+    assert layer.last_proof == ProofEvidence("budget", layer.last_reason)
     outcome = layer.bounded(cand, ref, schema, FAST)
     assert (outcome.status, outcome.bound) == ("skipped", None)
     # Within the budget the same layer proves it.

@@ -18,7 +18,7 @@ from sqlequiv.execute import engine_for
 from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
-from sqlequiv.pipeline import Pair, SeedData, Timer, decide
+from sqlequiv.pipeline import STAGES, Pair, SeedData, Stage, Timer, decide
 from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.symbolic import NoSymbolic, SymbolicLayer
@@ -41,6 +41,7 @@ def check(
     executor: Executor | None = None,
     symbolic: SymbolicLayer | None = None,
     seed_data: SeedData | None = None,
+    stages: tuple[Stage, ...] = STAGES,
 ) -> Verdict:
     """Decide whether ``candidate`` returns the same rows as ``reference`` on every database.
 
@@ -49,6 +50,10 @@ def check(
     an unexpected exception in a stage is an ``error`` of kind ``internal_error``
     naming it (with ``SQLEQUIV_STRICT=1`` in the environment, as the test-suite
     sets it, it is raised instead, so that no test can pass over one).
+
+    ``stages`` are the pipeline's stages to run, in order (all of them by default);
+    :data:`sqlequiv.pipeline.REFUTING_STAGES` runs the search with every proof off,
+    to cross-check a proof.
 
     Example:
         >>> v = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
@@ -63,7 +68,8 @@ def check(
     return _contained(
         lambda: decide(
             _pair(candidate, reference, schema, dialect, options, timer, executor, symbolic,
-                  seed_data)
+                  seed_data),
+            stages,
         ),
         options,
         timer,

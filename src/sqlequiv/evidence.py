@@ -8,13 +8,16 @@ it by field name.
 
 The JSON form (:meth:`Evidence.to_dict`) is a contract like the verdict's: once a
 search ran, every key below is present, ``null`` (or 0) where it does not apply;
-a verdict decided before any search (a proof, an error) has ``{}``.
+a verdict decided before any search (a proof, an error) has ``{}``. Among the keys,
+``proof`` says why the prover did not prove the pair (:class:`ProofEvidence`:
+``{"status": ..., "reason": ...}``), ``null`` when no proving stage ran.
 
 Example:
     >>> ev = Evidence(search=SearchEvidence(fixtures_tried=3, seed=0, max_fixtures=150,
-    ...                                     time_budget_s=5.0, time_cap_hit=False, probes=3))
-    >>> ev.to_dict()["fixtures_tried"], ev.to_dict()["bounded"]
-    (3, None)
+    ...                                     time_budget_s=5.0, time_cap_hit=False, probes=3),
+    ...               proof=ProofEvidence("unsupported", "window function"))
+    >>> ev.to_dict()["fixtures_tried"], ev.to_dict()["bounded"], ev.to_dict()["proof"]
+    (3, None, {'status': 'unsupported', 'reason': 'window function'})
     >>> Evidence().to_dict()
     {}
 """
@@ -27,6 +30,31 @@ from typing import Any
 
 #: Why a probe of a database was set aside rather than counted, as counted by the prober.
 PROBE_OUTCOMES: tuple[str, ...] = ("ambiguous", "invalid", "nondeterministic", "runtime_error")
+
+
+#: Why there is no proof, as :attr:`ProofEvidence.status` says it:
+#:
+#: * ``unsupported``: the prover met a construct outside what it handles (the reason
+#:   names the first one it met: ``window function``, ``the function SUBSTRING (...)``);
+#: * ``not_found``: it handled every construct and found no proof (the reason says what
+#:   it could not establish, or that the shapes of the two queries did not match);
+#: * ``budget``: a size or work budget stopped it (the reason names the budget);
+#: * ``failed``: it broke down on the input (a recursion too deep, a normalizer failure);
+#: * ``not_attempted``: it did not try (no symbolic layer, or an engine whose semantics
+#:   its terms do not follow for these queries).
+PROOF_STATUSES: tuple[str, ...] = ("unsupported", "not_found", "budget", "failed", "not_attempted")
+
+
+@dataclass(frozen=True)
+class ProofEvidence:
+    """Why the proving stages did not prove the pair: a status of :data:`PROOF_STATUSES`
+    and a reason a person can act on."""
+
+    status: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -86,6 +114,8 @@ class Evidence:
     bounded: BoundedEvidence | None = None
     #: The constant decision could not match the results' columns within its budget.
     ambiguous_columns: bool = False
+    #: Why the prover did not prove the pair, when a proving stage ran.
+    proof: ProofEvidence | None = None
 
     def to_dict(self) -> dict[str, Any]:
         if self == Evidence():
@@ -106,6 +136,7 @@ class Evidence:
                 dict(bounded.row_bounds) if bounded and bounded.row_bounds else None
             ),
             "ambiguous_columns": self.ambiguous_columns,
+            "proof": self.proof.to_dict() if self.proof else None,
         }
 
 

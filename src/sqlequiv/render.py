@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlequiv.evidence import ProofEvidence
 from sqlequiv.verdict import Counterexample, Verdict
 
 _HEADLINES = {
@@ -39,6 +40,8 @@ def render(verdict: Verdict) -> str:
     if verdict.verdict == "unknown" and verdict.evidence.to_dict():
         ev = verdict.evidence
         lines.append("")
+        if ev.proof is not None:
+            lines.append(proof_line(ev.proof))
         tried, seed = (ev.search.fixtures_tried, ev.search.seed) if ev.search else (0, None)
         lines.append(
             f"No difference found on {tried} generated databases "
@@ -58,6 +61,24 @@ def render(verdict: Verdict) -> str:
         stages = ", ".join(f"{k} {v:.0f} ms" for k, v in verdict.timings.items())
         lines.append(f"timings: {stages}")
     return "\n".join(lines)
+
+
+_PROOF_LINES = {
+    "unsupported": "Not proved: the prover does not handle {reason}.",
+    "budget": "Not proved: a budget stopped the prover ({reason}).",
+    "not_attempted": "Not proved (no proof attempted): {reason}.",
+}
+
+
+def proof_line(proof: ProofEvidence) -> str:
+    """Why there is no proof, in one sentence.
+
+    Example:
+        >>> proof_line(ProofEvidence("unsupported", "window function"))
+        'Not proved: the prover does not handle window function.'
+    """
+    template = _PROOF_LINES.get(proof.status, "Not proved: {reason}.")
+    return template.format(reason=proof.reason.rstrip("."))
 
 
 def _counterexample(ce: Counterexample) -> list[str]:

@@ -7,6 +7,10 @@ symbolic layer), :mod:`~sqlequiv.pipeline.constant` (queries that read no table)
 verification). A pair no stage decides is ``unknown``, with the evidence they
 gathered. :func:`sqlequiv.check` parses, guards and builds the :class:`Pair`;
 grading builds it from what it has already guarded and run.
+
+:data:`PROVING_STAGES` are the stages that can prove, :data:`REFUTING_STAGES` the
+ones that can only refute: run alone, the latter re-check a proof by searching for a
+counterexample to it (``benchmarks/soundness.py``).
 """
 
 from __future__ import annotations
@@ -19,12 +23,30 @@ from sqlequiv.pipeline.prove import normalized, symbolic
 from sqlequiv.pipeline.refute import bounded, fixture_search, verify
 from sqlequiv.verdict import Verdict
 
-__all__ = ["STAGES", "Pair", "SeedData", "Stage", "Timer", "decide", "verify"]
+__all__ = [
+    "PROVING_STAGES",
+    "REFUTING_STAGES",
+    "STAGES",
+    "Pair",
+    "SeedData",
+    "Stage",
+    "Timer",
+    "decide",
+    "verify",
+]
 
 Stage = Callable[[Pair], Verdict | None]
 
+#: The stages that can prove, all before any that refutes: a pair they do not prove is
+#: not proved by :data:`STAGES` either. (The constant decision may also refute.)
+PROVING_STAGES: tuple[Stage, ...] = (normalized, symbolic, constant_decision)
+
+#: The stages that never prove (the search, then bounded verification): a pair they
+#: do not refute is ``unknown``, whatever the prover would say.
+REFUTING_STAGES: tuple[Stage, ...] = (fixture_search, bounded)
+
 #: The stages in the order they run.
-STAGES: tuple[Stage, ...] = (normalized, symbolic, constant_decision, fixture_search, bounded)
+STAGES: tuple[Stage, ...] = PROVING_STAGES + REFUTING_STAGES
 
 
 def decide(pair: Pair, stages: tuple[Stage, ...] = STAGES) -> Verdict:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from sqlequiv.counterexample import difference
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed
-from sqlequiv.evidence import Evidence
 from sqlequiv.pipeline.failures import execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.policy import varies_between_runs
@@ -32,5 +33,6 @@ def constant_decision(pair: Pair) -> Verdict | None:
         if comparison.equal:
             return pair.verdict("equivalent", method="constant")
         if example is None:  # the column matching ran out of budget
-            return pair.verdict("unknown", evidence=Evidence(ambiguous_columns=True))
+            evidence = dataclasses.replace(pair.evidence, ambiguous_columns=True)
+            return pair.verdict("unknown", evidence=evidence)
         return pair.verdict("not_equivalent", method="constant", counterexample=example)

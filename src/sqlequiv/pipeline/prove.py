@@ -1,14 +1,18 @@
 """The stages that prove: equal canonical forms, then the symbolic layer.
 
 A proof is reported only once both queries have run on the engine (a proof about
-a query the engine rejects, e.g. for a type error, would be about nothing).
+a query the engine rejects, e.g. for a type error, would be about nothing). When
+the symbolic layer proves nothing, the evidence says why (``proof``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from sqlglot import exp
 
 from sqlequiv.errors import QueryFailed
+from sqlequiv.evidence import ProofEvidence
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import TooLarge, canonical_sql
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
@@ -29,21 +33,44 @@ def normalized(pair: Pair) -> Verdict | None:
 
 
 def symbolic(pair: Pair) -> Verdict | None:
-    """``equivalent`` when the symbolic layer proves the two queries agree."""
-    cand, ref, schema = pair.candidate, pair.reference, pair.schema
+    """``equivalent`` when the symbolic layer proves the two queries agree; otherwise
+    None, with why not in the evidence."""
     with pair.timer.stage("symbolic"):
         try:
-            # The symbolic layer's terms mean what DuckDB computes; on SQLite (type
-            # affinity, text compared as text) a proof of them is about another engine,
-            # unless both queries stay where the two engines agree.
-            provable = pair.engine_name == "duckdb" or (
-                portable(cand.qualified, schema) and portable(ref.qualified, schema)
-            )
-            method = pair.layer.prove(cand, ref, schema, pair.options) if provable else None
-            pair.note_stop("symbolic")
-        except LAYER_FAILURES:  # a proof that cannot be attempted is no proof
+            method, why = _prove(pair)
+        except LAYER_FAILURES as exc:  # a proof that cannot be attempted is no proof
             method = None
-    return proved(method, pair) if method else None
+            why = ProofEvidence("failed", f"the symbolic layer failed ({type(exc).__name__})")
+    if method:
+        return proved(method, pair)
+    pair.evidence = dataclasses.replace(pair.evidence, proof=why)
+    return None
+
+
+_ENGINE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+
+
+def _prove(pair: Pair) -> tuple[str | None, ProofEvidence]:
+    """The layer's method, or None and why there is no proof."""
+    cand, ref, schema = pair.candidate, pair.reference, pair.schema
+    # The symbolic layer's terms mean what DuckDB computes; on SQLite (type affinity,
+    # text compared as text) a proof of them is about another engine, unless both
+    # queries stay where the two engines agree.
+    if pair.engine_name != "duckdb":
+        engine = _ENGINE_NAMES.get(pair.engine_name, pair.engine_name)
+        for query in (cand, ref):
+            if not portable(query.qualified, schema):
+                return None, ProofEvidence(
+                    "not_attempted",
+                    f"the {query.side} query uses what {engine} computes differently from "
+                    "DuckDB, whose semantics the prover follows",
+                )
+    method = pair.layer.prove(cand, ref, schema, pair.options)
+    pair.note_stop("symbolic")
+    why = getattr(pair.layer, "last_proof", None) or ProofEvidence(
+        "not_found", "the symbolic layer found no proof (it did not say why)"
+    )
+    return method, why
 
 
 def proved(method: str, pair: Pair) -> Verdict:

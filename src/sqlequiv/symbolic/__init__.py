@@ -6,6 +6,10 @@ normalization, to *prove* the pair equivalent (returning the method name,
 it; and after a fruitless search, for *bounded* verification over every
 database up to k rows per table. :class:`NoSymbolic` does none of these;
 :class:`~sqlequiv.symbolic.layer.Z3Layer` is the real one.
+
+A layer may also say why it found no proof, in a ``last_proof`` attribute (a
+:class:`~sqlequiv.evidence.ProofEvidence`) set by ``prove``; the checker puts it in the
+verdict's evidence. A layer without one is taken to have found none, for no stated reason.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from sqlequiv.database import Database
+from sqlequiv.evidence import ProofEvidence
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.options import Options
 from sqlequiv.schema.model import Schema
@@ -51,6 +56,7 @@ class NoSymbolic:
     """The layer that proves nothing, proposes nothing and checks nothing."""
 
     name = "none"
+    last_proof = ProofEvidence("not_attempted", "no symbolic layer (options.symbolic is off)")
 
     def prove(
         self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from sqlequiv.database import Database
+from sqlequiv.evidence import ProofEvidence
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import SYMBOLIC_LIMITS, Limits, TooLarge, canonical_form, check_size
 from sqlequiv.options import Options
@@ -17,7 +18,14 @@ from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.symbolic.prove import MAX_CHECKS, Prover
 from sqlequiv.symbolic.witness import witness_databases
 
-__all__ = ["Z3Layer"]
+__all__ = ["NO_PROOF", "Z3Layer"]
+
+#: What the prover's "no" means when it gives no reason: it read both queries, but their
+#: shapes did not match or no pairing of their sources made every part provably agree.
+NO_PROOF = (
+    "no pairing of the two queries' sources made them provably agree (their shapes "
+    "differ, or a condition, grouping or output column could not be proved equal)"
+)
 
 
 class Z3Layer:
@@ -34,7 +42,14 @@ class Z3Layer:
     ``timeout``. After ``prove`` and ``witnesses``, :attr:`last_reason` says
     why there is no proof (or witness) and :attr:`stopped_by` which budget, if
     one, stopped the work (``"candidate: too large: ..."``, ``"check budget:
-    ..."``, ``"time budget"``), for the verdict's evidence.
+    ..."``, ``"time budget"``), for the verdict's evidence; :attr:`last_proof`
+    puts the two together as the evidence's ``proof`` (None after a proof).
+
+    The reason is the prover's (:attr:`Prover.last_reason`: the message of the first
+    construct it could not read or translate). A reason that names a fact it could not
+    establish rather than a construct may come with ``Prover.last_status =
+    "not_found"``, which is then the evidence's status; without a reason, the
+    status is ``not_found`` with :data:`NO_PROOF`.
     """
 
     name = "z3"
@@ -55,6 +70,7 @@ class Z3Layer:
         self.limits = limits
         self.last_reason: str | None = None
         self.stopped_by: str | None = None
+        self.last_proof: ProofEvidence | None = None
         # The canonical forms of the last pair: prove() and witnesses() both need them.
         self._forms_of: tuple[GuardedQuery, GuardedQuery, Schema, bool] | None = None
         self._forms: tuple[exp.Expr, exp.Expr] | _Declined | None = None
@@ -62,11 +78,12 @@ class Z3Layer:
     def prove(
         self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
     ) -> str | None:
-        self.last_reason = self.stopped_by = None
+        self.last_reason = self.stopped_by = self.last_proof = None
         forms = self._canonical_forms(candidate, reference, schema, options)
         if isinstance(forms, _Declined):
             self.last_reason = forms.reason
-            self.stopped_by = forms.reason if forms.budget else None
+            self.stopped_by = forms.reason if forms.status == "budget" else None
+            self.last_proof = ProofEvidence(forms.status, forms.reason)
             return None
         prover = Prover(
             schema,
@@ -78,7 +95,10 @@ class Z3Layer:
         proved = prover.equivalent(*forms)
         self.last_reason = prover.last_reason
         self.stopped_by = prover.stopped_by
-        return "symbolic" if proved else None
+        if proved:
+            return "symbolic"
+        self.last_proof = _no_proof(prover)
+        return None
 
     def witnesses(
         self,
@@ -92,7 +112,7 @@ class Z3Layer:
         forms = self._canonical_forms(candidate, reference, schema, options)
         if isinstance(forms, _Declined):
             self.last_reason = forms.reason
-            self.stopped_by = forms.reason if forms.budget else None
+            self.stopped_by = forms.reason if forms.status == "budget" else None
             return ()
         return witness_databases(*forms, schema, domains, time_budget=self.witness_budget)
 
@@ -140,12 +160,23 @@ class Z3Layer:
         return self._forms
 
 
+def _no_proof(prover: Prover) -> ProofEvidence:
+    """Why ``prover`` found no proof, for the evidence."""
+    if prover.stopped_by:
+        return ProofEvidence("budget", prover.stopped_by)
+    if prover.last_reason:
+        status = getattr(prover, "last_status", None) or "unsupported"
+        return ProofEvidence(str(status), prover.last_reason)
+    return ProofEvidence("not_found", NO_PROOF)
+
+
 @dataclass(frozen=True)
 class _Declined:
-    """Why a pair has no canonical forms, and whether a size budget is the reason."""
+    """Why a pair has no canonical forms, and the proof status that makes (``budget``
+    when a size budget is the reason)."""
 
     reason: str
-    budget: bool = False
+    status: str = "unsupported"
 
 
 def _forms(
@@ -169,7 +200,9 @@ def _forms(
                 )
             )
         except TooLarge as err:
-            return _Declined(f"{query.side}: {err}", budget=True)
+            return _Declined(f"{query.side}: {err}", status="budget")
         except Exception as err:  # a normalizer failure only means no proof
-            return _Declined(f"{query.side}: the normalizer failed ({type(err).__name__})")
+            return _Declined(
+                f"{query.side}: the normalizer failed ({type(err).__name__})", status="failed"
+            )
     return forms[0], forms[1]
