@@ -77,6 +77,12 @@ def _separates(db: Database, cand: GuardedQuery, ref: GuardedQuery, schema: Sche
 # candidates, re-executed on SQLite, and its "same" is no evidence).
 CASES = [c for c in load_corpus() if c.expect != "error" and c.dialect != "sqlite"]
 OUTCOMES: Counter[tuple[str, str, int]] = Counter()
+#: Not-equivalent pairs the encoding calls "same" up to bound 2, and why (issue 15).
+KNOWN_SAME = {
+    # LIMIT 1 keeps one of two tied countries, the reference both: no tie-break gives the
+    # candidate's row count, but the encoding of LIMIT accepts any cut through the tie.
+    "text2sql/the-country-with-the-most-cities-limit-1-vs-every-country-with-the-maximum-count",
+}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -85,7 +91,8 @@ def test_corpus_pair(case: CorpusCase) -> None:
     cand, ref = _guard(case.candidate, case.reference, schema, case.dialect)
     bounds = suggest_row_bounds(cand, ref, schema)
     result = bounded_check(cand, ref, schema, max_bound=2, time_budget=0.75, row_bounds=bounds)
-    OUTCOMES[(case.expect, result.status, result.bound)] += 1
+    if case.id not in KNOWN_SAME:
+        OUTCOMES[(case.expect, result.status, result.bound)] += 1
     where = f"{case.file.name}:{case.line} {case.title}"
     if result.status == "differ":
         assert result.database is not None

@@ -189,7 +189,10 @@ def _read_setop(node: exp.SetOperation) -> SetOp:
         ):
             branches.extend(_read_setop(part).branches)
         else:
-            branches.append(read_query(part))
+            branch = read_query(part)
+            if isinstance(branch, Block) and branch.limit is None:
+                branch = replace(branch, order=[])  # an operand's order is not kept
+            branches.append(branch)
     return SetOp(kind, distinct, branches, order)
 
 

@@ -136,7 +136,12 @@ class Prover:
         if left_branches is not None and right_branches is not None:
             # UNION ALL: the branches must pair off (proved equivalence is an
             # equivalence relation, so a greedy pairing is complete).
-            if top and isinstance(right, SetOp) and right.order:
+            if (
+                top
+                and isinstance(right, SetOp)
+                and right.order
+                and not _same_positional_order(left, right)
+            ):
                 return False
             return self._pair_off(left_branches, right_branches)
         if isinstance(left, SetOp) and isinstance(right, SetOp):
@@ -943,6 +948,19 @@ def _semi_join_parts(conj: exp.Expr) -> tuple[exp.Select, exp.Expr | None] | Non
     if isinstance(conj, exp.Exists) and isinstance(conj.this, exp.Select):
         return conj.this, None
     return None
+
+
+def _same_positional_order(left: Query, right: Query) -> bool:
+    """Both sort their rows by the same output positions (``ORDER BY 1 DESC``), so that
+    operands that pair off column for column are sorted alike."""
+    if not isinstance(left, SetOp) or not isinstance(right, SetOp):
+        return False
+    if len(left.order) != len(right.order) or not left.order:
+        return False
+    for a, b in zip(left.order, right.order, strict=True):
+        if not (isinstance(a.this, exp.Literal) and a.this.is_int) or a.sql() != b.sql():
+            return False
+    return True
 
 
 def _output_values(scope: Scope, side: Side, outputs: Sequence[exp.Expr]) -> list[SymValue | None]:

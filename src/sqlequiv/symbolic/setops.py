@@ -25,6 +25,7 @@ from sqlglot import exp
 
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.blocks import Block, Query, SetOp
+from sqlequiv.symbolic.unnest import unnest
 
 __all__ = ["set_normal_form"]
 
@@ -34,7 +35,9 @@ def set_normal_form(query: Query, schema: Schema) -> Query:
     if not isinstance(query, SetOp) or not query.distinct or query.order:
         return query
     if query.kind == "union":
-        branches = _flattened(query)
+        # Each operand may drop its own duplicates first (and so absorb the DISTINCT
+        # derived tables it reads): the UNION drops them anyway.
+        branches = [_deduplicated(b) if isinstance(b, Block) else b for b in _flattened(query)]
         merged = _merge_same_shape(branches)
         if len(merged) == 1:
             return merged[0]
@@ -46,6 +49,12 @@ def set_normal_form(query: Query, schema: Schema) -> Query:
             if block is not None:
                 return block
     return query
+
+
+def _deduplicated(block: Block) -> Query:
+    if block.distinct or block.aggregate or block.limit is not None:
+        return block
+    return unnest(replace(block, distinct=True))
 
 
 def _flattened(query: SetOp) -> list[Query]:

@@ -619,6 +619,9 @@ def _merge_partial_aggregates(block: Block) -> Block | None:
     )
 
 
+_DISTINCT_OK = ("sum", "count", "avg", "min", "max")
+
+
 def _merge_refined_aggregates(block: Block) -> Block | None:
     """An aggregate over a derived table grouped more finely is one aggregate over its rows.
 
@@ -676,11 +679,35 @@ def _merge_refined_aggregates(block: Block) -> Block | None:
                     return None
                 replacements[id(agg)] = exp.Count(this=exp.Distinct(expressions=[counted]))
                 continue
-            p = position(agg.this)
+            distinct_arg = isinstance(agg.this, exp.Distinct) and len(agg.this.expressions) == 1
+            p = position(agg.this.expressions[0] if distinct_arg else agg.this)
             if p is None:
                 return None
             inner_output = inner.outputs[p]
             part = _aggregate_parts(inner_output)
+            if (
+                inner.aggregate
+                and not extra
+                and agg.key in ("sum", "min", "max")
+                and texts[p] not in inner_keys
+            ):
+                # One inner row per outer group: SUM / MIN / MAX of its value (DISTINCT
+                # or not) is the value.
+                replacements[id(agg)] = inner_output.copy()
+                continue
+            if distinct_arg:
+                if texts[p] not in inner_keys or agg.key not in (
+                    "sum",
+                    "count",
+                    "avg",
+                    "min",
+                    "max",
+                ):
+                    return None
+                # The distinct values of a key over the inner groups are those over the rows.
+                replacements[id(agg)] = agg.copy()
+                replacements[id(agg)].this.set("expressions", [inner_output.copy()])
+                continue
             if part is not None and inner.aggregate:
                 combined = _COMBINE.get((agg.key, part[0]))
                 if combined is None or (combined == "count" and not group):
