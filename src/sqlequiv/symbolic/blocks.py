@@ -73,6 +73,8 @@ class LeftJoin:
 
     source: Source
     on: exp.Expr
+    #: ``FULL JOIN``: the block's one inner source is padded too (see :attr:`Block.full`).
+    full: bool = False
 
 
 @dataclass
@@ -94,6 +96,19 @@ class Block:
     offset: int = 0
     #: Aliases of dropped sources, and the alias that now stands for each.
     redirect: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def full(self) -> bool:
+        """``a FULL JOIN b ON p``: one inner source ``a`` and one join ``b``, both of which
+        may be the NULL padding (never both on one row)."""
+        return any(j.full for j in self.left_joins)
+
+    def padded(self, alias: str) -> bool:
+        """Whether the source may be the NULL padding of an outer join."""
+        alias = self.resolve_alias(alias)
+        if any(j.source.alias == alias for j in self.left_joins):
+            return True
+        return self.full and any(s.alias == alias for s in self.sources)
 
     @property
     def all_sources(self) -> list[Source]:
@@ -240,6 +255,10 @@ def _read_select(node: exp.Select, *, top: bool = False) -> Block:
                 raise NotABlock("RIGHT JOIN after other joins")
             left_joins.append(LeftJoin(sources[0], on if on is not None else exp.true()))
             sources = [source]
+        elif side == "FULL":
+            if len(sources) != 1 or left_joins or len(node.args.get("joins") or []) != 1:
+                raise NotABlock("FULL JOIN with other joins")
+            left_joins.append(LeftJoin(source, on if on is not None else exp.true(), full=True))
         elif side:
             raise NotABlock(f"{side} JOIN")
         else:

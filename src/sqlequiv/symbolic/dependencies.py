@@ -111,7 +111,7 @@ def _same(a: SymValue, b: SymValue) -> z3.BoolRef:
 def _identity(scope: Scope, block: Block, source: Source) -> z3.BoolRef | None:
     """A formula saying the two copies' rows of ``source`` are one row (or both the NULL
     padding of a LEFT JOIN), or None when nothing identifies its rows."""
-    padded = any(j.source is source for j in block.left_joins)
+    padded = block.padded(source.alias)
     options: list[z3.BoolRef] = []
     for columns in identifying_columns(scope.schema, source):
         nodes = [exp.column(c, table=source.alias) for c in columns]

@@ -259,7 +259,41 @@ class Prover:
         return not self.satisfiable(scope, where.true)
 
     def _simplify(self, block: Block, side: Side) -> Block:
+        if block.full:
+            outer = self._outer_join_of_full(block)
+            if outer is None:
+                return block  # the rewrites below read inner sources as never padded
+            unnested = unnest(outer)
+            if not isinstance(unnested, Block) or unnested.full:
+                raise NotABlock("FULL JOIN")
+            block = unnested
         return self._set_semantics(self._simplify_joins(block), side)
+
+    def _outer_join_of_full(self, block: Block) -> Block | None:
+        """``a FULL JOIN b ON p`` as the join its WHERE leaves: ``b LEFT JOIN a`` when it
+        rejects every row padding ``b`` (``a``'s unmatched rows go), ``a LEFT JOIN b``
+        when it rejects those padding ``a``, an inner join when both; None otherwise."""
+        (a,), (join,) = block.sources, block.left_joins
+        scope = Scope(self.schema, self, {"c": block})
+        try:
+            where = scope.predicate("c", block.where).true
+        except Unsupported:
+            return None
+        pad_a, pad_b = scope.pad("c", a.alias), scope.pad("c", join.source.alias)
+        keeps_a_pad = self.satisfiable(scope, z3.And(pad_a, where))
+        keeps_b_pad = self.satisfiable(scope, z3.And(pad_b, where))
+        if not keeps_a_pad and not keeps_b_pad:
+            return replace(
+                block,
+                sources=[a, join.source],
+                left_joins=[],
+                where=block.where + conjuncts(join.on),
+            )
+        if not keeps_b_pad:
+            return replace(block, sources=[join.source], left_joins=[LeftJoin(a, join.on)])
+        if not keeps_a_pad:
+            return replace(block, left_joins=[replace(join, full=False)])
+        return None
 
     def _set_semantics(self, block: Block, side: Side) -> Block:
         """DISTINCT as the normal form wants it: a block that is a set anyway absorbs the
@@ -709,12 +743,12 @@ class Prover:
         where_r = scope.predicate("r", right.where)
         # The WHERE conjuncts that read no LEFT-joined source hold or fail whatever a
         # LEFT JOIN matches: the ONs need only agree on the rows they keep.
-        padded = {j.source.alias for j in left.left_joins}
+        padded = {s.alias for s in left.all_sources if left.padded(s.alias)}
         inner = scope.predicate(
             "c", [w for w in left.where if not _reads_any(w, padded, left)]
         ).true
         for lj, rj in zip(left.left_joins, right.left_joins, strict=True):
-            if mapping.get(rj.source.alias) != lj.source.alias:
+            if mapping.get(rj.source.alias) != lj.source.alias or lj.full != rj.full:
                 return False
             on_l = scope.predicate("c", conjuncts(lj.on))
             on_r = scope.predicate("r", conjuncts(rj.on))

@@ -130,6 +130,16 @@ class Scope:
         sid = self._source_id(side, alias)
         if sid not in self._pads:
             self._pads[sid] = z3.Bool(f"pad:{sid}")
+            block = self.blocks[side]
+            if block.full:
+                # A FULL JOIN pads one side of a row, never both.
+                a, b = block.sources[0].alias, block.left_joins[0].source.alias
+                other = b if block.resolve_alias(alias) == a else a
+                other_sid = self._source_id(side, other)
+                if other_sid in self._pads:
+                    self._constraints.append(
+                        z3.Not(z3.And(self._pads[sid], self._pads[other_sid]))
+                    )
         return self._pads[sid]
 
     @property
@@ -190,9 +200,7 @@ class Scope:
         return f"{self._prefix}c:{alias}"
 
     def _is_padded(self, side: Side, alias: str) -> bool:
-        block = self.blocks[side]
-        alias = block.resolve_alias(alias)
-        return any(j.source.alias == alias for j in block.left_joins)
+        return self.blocks[side].padded(alias)
 
     def _column_key(self, side: Side, alias: str, name: str) -> str:
         source = self._source(side, alias)
@@ -484,7 +492,7 @@ class Scope:
         inner = query.sources[0]
         block = self.blocks[side]
         for outer in block.sources:
-            if outer.table != inner.table:
+            if outer.table != inner.table or block.padded(outer.alias):
                 continue
 
             def resolve(column: exp.Column, outer: Source = outer) -> SymValue:
@@ -508,7 +516,7 @@ class Scope:
     def _exists_by_foreign_key(self, side: Side, inner: Source, where: list[exp.Expr]) -> bool:
         """EXISTS (SELECT … FROM parent p WHERE p.key = o.fk) with o.fk a NOT NULL foreign key."""
         for outer in self.blocks[side].sources:
-            if outer.table is None:
+            if outer.table is None or self.blocks[side].padded(outer.alias):
                 continue
             table = self.schema.table(outer.table)
             for fk in table.foreign_keys:

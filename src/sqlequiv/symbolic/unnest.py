@@ -36,6 +36,8 @@ def unnest(query: Query, depth: int = 0) -> Query:
         return query
     if isinstance(query, SetOp):
         return replace(query, branches=[unnest(b, depth + 1) for b in query.branches])
+    if query.full:
+        return _unnest_full(query, depth)
     block = _group_to_distinct(_ignored_null_filter(_having_to_where(query)))
     sources = [_sort_columns(_prune(_unnest_source(s, depth), block)) for s in block.sources]
     left_joins = [
@@ -74,6 +76,52 @@ def unnest(query: Query, depth: int = 0) -> Query:
     if distributed is not None:
         return unnest(distributed, depth + 1)
     return block
+
+
+def _unnest_full(block: Block, depth: int) -> Block:
+    """A FULL JOIN block: its derived tables unnested, and a derived table that only
+    projects one table (no WHERE, no DISTINCT) inlined on either side when each column
+    read from it is NULL when its columns are (as on the padding)."""
+    sources = [_sort_columns(_prune(_unnest_source(s, depth), block)) for s in block.sources]
+    left_joins = [
+        replace(j, source=_sort_columns(_prune(_unnest_source(j.source, depth), block)))
+        for j in block.left_joins
+    ]
+    block = replace(block, sources=sources, left_joins=left_joins)
+    for source in block.all_sources:
+        derived = source.query
+        if not isinstance(derived, Block) or derived.where or len(derived.sources) != 1:
+            continue
+        if not _inlinable(derived) or not _strict_columns(block, source, derived):
+            continue
+        substituted = _substituted(block, source, derived)
+        if substituted is None:
+            continue
+        names, rewritten = substituted
+        (inner,) = derived.sources
+        renamed = replace(inner, alias=names[inner.alias])
+        return _unnest_full(
+            replace(
+                rewritten,
+                sources=[renamed if s is source else s for s in rewritten.sources],
+                left_joins=[
+                    replace(j, source=renamed) if j.source is source else j
+                    for j in rewritten.left_joins
+                ],
+            ),
+            depth + 1,
+        )
+    return block
+
+
+def _strict_columns(block: Block, source: Source, derived: Block) -> bool:
+    for column in _columns(block):
+        if column.table != source.alias:
+            continue
+        position = source.position(column.name)
+        if position is None or not null_when_columns_are(derived.outputs[position]):
+            return False
+    return True
 
 
 def _unnest_source(source: Source, depth: int) -> Source:
