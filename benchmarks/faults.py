@@ -18,8 +18,9 @@ BOMBS) and of ``benchmarks/bombs.py`` runs as well. The parent imports none of s
 its own memory does not count in a child's ``ru_maxrss``.
 
 A budget is what the options allow: a check's wall-clock stage budgets at default options
-(``time_budget + bounded_time_budget + query_timeout``), none for loading a file (the 2 s
-margin only), and for a process fault the grading runs it takes (the slowest pair's sleep
+(``time_budget + bounded_time_budget + query_timeout``), none for loading a file or for a
+``grade`` that refuses its input (the 2 s margin only; ``grade`` runs by its ``main`` in the
+child, so no interpreter start-up is timed), and for a process fault the grading runs it takes (the slowest pair's sleep
 times the pairs, with the start-up of each ``grade``). This is a benchmark, not a test: it
 prints figures and exits 1 when something was not contained.
 """
@@ -27,6 +28,8 @@ prints figures and exits 1 when something was not contained.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import resource
@@ -115,38 +118,15 @@ def _refused(load: Callable[[], object], match: str) -> Result:
     return Result("loaded", False, "expected a refusal")
 
 
-#: Seconds of interpreter and import start-up in the ``sqlequiv`` processes a case ran,
-#: which no budget covers: subtracted from the case's seconds.
-STARTUP = {"seconds": 0.0}
+def _cli(argv: list[str]) -> tuple[int, str]:
+    """``sqlequiv argv`` (its ``main``, in this child, so no start-up is timed): (exit code,
+    what it printed on stderr)."""
+    from sqlequiv.cli import main as sqlequiv_main
 
-
-def _startup_seconds() -> float:
-    """How long ``python -m sqlequiv`` takes to start (imports), measured here once."""
-    if "measured" not in STARTUP:
-        started = time.monotonic()
-        subprocess.run(
-            [sys.executable, "-c", "import sqlequiv.cli, sqlequiv.grading.run"],
-            check=True,
-            env=_env(),
-            capture_output=True,
-        )
-        STARTUP["measured"] = time.monotonic() - started
-    return STARTUP["measured"]
-
-
-def _cli(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[int, str]:
-    """``sqlequiv argv`` in a subprocess: (exit code, stderr); its start-up is not counted."""
-    STARTUP["seconds"] += _startup_seconds()
-    done = subprocess.run(
-        [sys.executable, "-m", "sqlequiv", *argv],
-        check=False,
-        cwd=cwd,
-        env=env or _env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    return done.returncode, done.stderr
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = sqlequiv_main(argv)
+    return code, err.getvalue()
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -369,7 +349,7 @@ def _deep_candidates(tmp: Path) -> Result:
 
     suite, candidates = _suite_dir(tmp)
     candidates.write_text('{"id": "q1", "sql": "SELECT 1", "x": ' + tl._deep(50_000) + "}\n")
-    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(tmp / "r.jsonl")], tmp)
+    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(tmp / "r.jsonl")])
     return _clean_error(code, err, 2, "nested more than 100")
 
 
@@ -400,7 +380,7 @@ def _alias_grade(tmp: Path) -> Result:
     candidates = tmp / "candidates.jsonl"
     candidates.write_text('{"id": "q1", "sql": "SELECT id FROM t"}\n')
     out = tmp / "r.jsonl"
-    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(out)], tmp)
+    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(out)])
     result = _clean_error(code, err, 2, "alias")
     size = out.stat().st_size if out.exists() else 0
     detail = f"{result.detail} (results: {size} bytes, suite: {suite.stat().st_size} bytes)"
@@ -414,7 +394,7 @@ def _u2028(tmp: Path) -> Result:
         json.dumps({"id": "q1", "sql": sql}, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     out = tmp / "r.jsonl"
-    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(out), "--jobs", "1"], tmp)
+    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(out), "--jobs", "1"])
     records = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
     graded = [r["status"] for r in records]
     return Result(f"exit {code}, {graded}", code == 0 and len(graded) == 1, err.strip()[:120])
@@ -434,7 +414,7 @@ def _outside(tmp: Path, field: str) -> Result:
         suite = tl._escaping_suite(tmp, fixtures=[{"name": "f", "file": "../out/f.sql"}])
     candidates = tmp / "candidates.jsonl"
     candidates.write_text('{"id": "q1", "sql": "SELECT id FROM t"}\n')
-    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(tmp / "r.jsonl")], tmp)
+    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(tmp / "r.jsonl")])
     result = _clean_error(code, err, 2, "outside the suite")
     imported = (tmp / "out" / "ran").exists()
     return Result(
@@ -590,7 +570,7 @@ def _dev_full(tmp: Path) -> Result:
     candidates.write_text('{"id": "q1", "sql": "SELECT id FROM t"}\n')
     out = tmp / "r.jsonl"
     out.symlink_to("/dev/full")
-    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(out)], tmp)
+    code, err = _cli(["grade", str(suite), str(candidates), "--out", str(out)])
     return _clean_error(code, err, 2, "is not a regular file")
 
 
@@ -693,7 +673,7 @@ def _child(name: str, scratch: Path) -> int:
         result = case.run(scratch)
     except Exception as exc:
         result = Result("raised", False, f"{type(exc).__name__}: {str(exc)[:120]}")
-    seconds = time.monotonic() - started - STARTUP["seconds"]
+    seconds = time.monotonic() - started
     print(
         json.dumps(
             {
