@@ -20,9 +20,9 @@ its own memory does not count in a child's ``ru_maxrss``.
 A budget is what the options allow: a check's wall-clock stage budgets at default options
 (``time_budget + bounded_time_budget + query_timeout``), none for loading a file or for a
 ``grade`` that refuses its input (the 2 s margin only; ``grade`` runs by its ``main`` in the
-child, so no interpreter start-up is timed), and for a process fault the grading runs it takes (the slowest pair's sleep
-times the pairs, with the start-up of each ``grade``). This is a benchmark, not a test: it
-prints figures and exits 1 when something was not contained.
+child, so no interpreter start-up is timed), and for a process fault the grading runs it
+takes (the slowest pair's sleep times the pairs, with the start-up of each ``grade``). This
+is a benchmark, not a test: it prints figures and exits 1 when something was not contained.
 """
 
 from __future__ import annotations
