@@ -18,6 +18,7 @@ from sqlequiv.grading import RECORD_KEYS
 from sqlequiv.grading.run import grade_suite
 from sqlequiv.grading.worker import Settings
 from sqlequiv.options import Options
+from sqlequiv.suite import SuiteError
 
 DDL = """
 CREATE TABLE customers (
@@ -304,3 +305,217 @@ def test_a_rerun_retries_a_crash_or_timeout_once(
     assert third.graded_now == 0 and third.resumed == 3
     assert main(["stats", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["n_records"] == 3
+
+
+def test_a_write_to_a_full_device_raises_results_unwritable() -> None:
+    from sqlequiv.grading.results import ResultsUnwritable, ResultWriter
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    writer = ResultWriter("/dev/full")  # every write fails with ENOSPC
+    with pytest.raises(ResultsUnwritable, match="No space left on device"):
+        writer.write({"item_id": "q", "sample": 0})
+    with pytest.raises(ResultsUnwritable):  # and keeps failing, without writing more
+        writer.write({"item_id": "q", "sample": 1})
+    writer.close()
+
+
+def test_a_results_path_that_is_not_a_file_is_refused(tmp_path: Path) -> None:
+    suite, cands = write_suite(tmp_path, CANDIDATES[:1])
+    out = tmp_path / "r.jsonl"
+    out.symlink_to("/dev/zero")  # would be read for ever
+    with pytest.raises(SuiteError, match="is not a regular file"):
+        grade_suite(suite, cands, out, backend="inline", settings=Settings(options=FAST))
+
+
+# ------------------------------------------------ faults: each resumes to an uninterrupted run
+
+#: Slow pairs first (the predicate sleeps SQLEQUIV_TEST_SLEEP s on them), so a fault lands
+#: while one is being graded; then a pass, a fail, an error and an anomaly.
+FAULT_CANDIDATES = [
+    {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
+    for n in range(4)
+] + CANDIDATES
+FAULT_ENV = {**os.environ, "SQLEQUIV_TEST_SLEEP": "0.6"}
+#: What may differ between two runs of the same pairs: how long they took, and how many
+#: attempts a pair needed (a retry after a fault says so).
+VARIABLE_KEYS = ("timings", "attempts")
+
+
+def fault_command(suite: Path, cands: Path, out: Path) -> list[str]:
+    return [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out", str(out),
+            "--jobs", "1", "--predicate-databases", "0", "--max-fixtures", "30",
+            "--time-budget", "1"]  # fmt: skip
+
+
+def comparable(out: Path) -> list[dict[str, Any]]:
+    """The latest record of each pair, in (item, sample) order, without timings or attempts."""
+    from sqlequiv.grading.results import latest_records, read_results
+
+    records = [
+        {k: v for k, v in r.items() if k not in VARIABLE_KEYS}
+        for r in latest_records(read_results(out))
+    ]
+    return sorted(records, key=lambda r: (str(r["item_id"]), str(r["sample"])))
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """The records of a run nothing interrupts, to compare every fault run with."""
+    tmp = tmp_path_factory.mktemp("uninterrupted")
+    suite, cands = write_suite(tmp, FAULT_CANDIDATES)
+    done = subprocess.run(fault_command(suite, cands, tmp / "r.jsonl"), check=False,
+                          env=FAULT_ENV, capture_output=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    records = comparable(tmp / "r.jsonl")
+    assert len(records) == len(FAULT_CANDIDATES)
+    assert {r["status"] for r in records} == {"pass", "fail", "error", "anomaly"}
+    return records
+
+
+def wait_for_records(out: Path, n: int, process: subprocess.Popen[bytes]) -> None:
+    """Wait until ``out`` holds ``n`` whole lines (or the process ended)."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= n:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"{out} did not reach {n} records")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux ``/proc``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def grading_workers(pid: int) -> list[int]:
+    """The grading workers of ``grade`` process ``pid`` (not multiprocessing's tracker)."""
+    workers = []
+    for child in children(pid):
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline:
+            workers.append(child)
+    return workers
+
+
+def resume(suite: Path, cands: Path, out: Path) -> subprocess.CompletedProcess[bytes]:
+    done = subprocess.run(fault_command(suite, cands, out), check=False, env=FAULT_ENV,
+                          capture_output=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    return done
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_kill_9_of_grade_resumes_to_the_uninterrupted_records(
+    tmp_path: Path, uninterrupted: list[dict[str, Any]]
+) -> None:
+    suite, cands = write_suite(tmp_path, FAULT_CANDIDATES)
+    out = tmp_path / "r.jsonl"
+    process = subprocess.Popen(fault_command(suite, cands, out), env=FAULT_ENV,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    wait_for_records(out, 1, process)
+    process.kill()  # SIGKILL: no finally, no flush, no anomalies.json
+    process.wait(10)
+    assert 1 <= len(lines(out)) < len(FAULT_CANDIDATES)
+    resume(suite, cands, out)  # the dead run's lock went with it
+    assert comparable(out) == uninterrupted
+    assert len(lines(out)) == len(FAULT_CANDIDATES)  # nothing graded twice
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_kill_9_of_a_worker_resumes_to_the_uninterrupted_records(
+    tmp_path: Path, uninterrupted: list[dict[str, Any]]
+) -> None:
+    suite, cands = write_suite(tmp_path, FAULT_CANDIDATES)
+    out = tmp_path / "r.jsonl"
+    process = subprocess.Popen(fault_command(suite, cands, out), env=FAULT_ENV,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    wait_for_records(out, 1, process)  # the worker is now on the second slow pair
+    (worker,) = grading_workers(process.pid)
+    os.kill(worker, signal.SIGKILL)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err.decode()  # the pool replaced the worker
+    crashed = [r for r in lines(out) if r["error"] and r["error"]["kind"] == "worker_crashed"]
+    assert [(r["item_id"], r["sample"], r["attempts"]) for r in crashed] == [("hostile", 1, 1)]
+    resume(suite, cands, out)  # grades the crashed pair once more
+    assert comparable(out) == uninterrupted
+    retried = [r for r in lines(out) if (r["item_id"], r["sample"]) == ("hostile", 1)]
+    assert [(r["status"], r["attempts"]) for r in retried] == [("error", 1), ("pass", 2)]
+
+
+@pytest.mark.slow
+def test_two_runs_started_together_one_refuses_and_the_file_is_one_run(
+    tmp_path: Path, uninterrupted: list[dict[str, Any]]
+) -> None:
+    suite, cands = write_suite(tmp_path, FAULT_CANDIDATES)
+    out = tmp_path / "r.jsonl"
+    command = fault_command(suite, cands, out)
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    runs = [subprocess.Popen(command, env=FAULT_ENV, **pipes) for _ in range(2)]
+    ended = [(run, *run.communicate(timeout=120)) for run in runs]
+    codes = sorted(run.returncode for run, _, _ in ended)
+    assert codes == [0, 2], [err.decode() for _, _, err in ended]
+    (refused_err,) = [err.decode() for run, _, err in ended if run.returncode == 2]
+    (winner,) = [run for run, _, _ in ended if run.returncode == 0]
+    assert refused_err == (
+        f"sqlequiv: error: r.jsonl is being written by another sqlequiv grade (pid {winner.pid});"
+        " wait for it or use another --out\n"
+    )
+    assert len(lines(out)) == len(FAULT_CANDIDATES)  # each pair once
+    assert comparable(out) == uninterrupted
+    resume(suite, cands, out)  # a rerun finds nothing to do
+    assert len(lines(out)) == len(FAULT_CANDIDATES)
+
+
+#: Runs ``sqlequiv`` under a file-size limit (``RLIMIT_FSIZE``, argv[1] bytes): a write past
+#: it fails with EFBIG, the way a full disk fails with ENOSPC, without root or a tmpfs.
+#: SIGXFSZ is ignored so that the write fails instead of the process being killed.
+UNDER_FSIZE_LIMIT = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+from sqlequiv.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.slow
+def test_a_full_disk_stops_with_one_line_and_a_whole_file_then_resumes(
+    tmp_path: Path, uninterrupted: list[dict[str, Any]]
+) -> None:
+    from sqlequiv.grading.results import EXIT_UNWRITABLE
+
+    suite, cands = write_suite(tmp_path, FAULT_CANDIDATES)
+    out = tmp_path / "r.jsonl"
+    size = {(r["item_id"], r["sample"]): len(json.dumps(r)) for r in uninterrupted}
+    # Past the first record (with its timings and attempts), half-way into the second.
+    limit = size[("hostile", 0)] + 60 + size[("hostile", 1)] // 2
+    command = fault_command(suite, cands, out)
+    full = subprocess.run([sys.executable, "-c", UNDER_FSIZE_LIMIT, str(limit), *command[3:]],
+                          check=False, env=FAULT_ENV, capture_output=True, timeout=120)  # fmt: skip
+    err = full.stderr.decode()
+    assert full.returncode == EXIT_UNWRITABLE, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("sqlequiv: error: cannot write r.jsonl: File too large; it ends at its "
+                          "last whole record (1 written by this run); anomalies.json is saved; "
+                          "make room and rerun the same command to resume")  # fmt: skip
+    data = out.read_bytes()
+    assert data.endswith(b"\n") and len(lines(out)) == 1  # the torn second line was cut off
+    assert json.loads((tmp_path / "anomalies.json").read_text())["items_audited"]
+    assert not (tmp_path / "anomalies.json.tmp").exists()
+    resume(suite, cands, out)
+    assert comparable(out) == uninterrupted

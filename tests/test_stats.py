@@ -355,6 +355,18 @@ def test_compare_runs_rejects_repeated_keys() -> None:
         compare_runs([rec("q1")], [rec("q1")], label_a="X", label_b="X")
 
 
+def test_a_retried_pair_counts_once_whoever_reads_the_lines() -> None:
+    # A results file after a rerun: q1's first attempt crashed, its retry passed.
+    crashed = rec("q1", status="error", error={"kind": "worker_crashed"})
+    lines = [crashed, rec("q2", status="fail", cause="grain"), rec("q1", attempts=2)]
+    stats = run_statistics(lines)
+    assert (stats["n_records"], stats["passed"], stats["errors"]) == (2, 1, 0)
+    assert compare_runs(lines, [rec("q1"), rec("q2")])["paired"] == 2
+    rows = audit_sample([*lines, rec("q3", status="error", error={"kind": "timeout"}),
+                         rec("q3", status="fail", cause="grain", attempts=2)], 10)  # fmt: skip
+    assert sorted(r["item_id"] for r in rows) == ["q2", "q3"]
+
+
 # ---------------------------------------------------------------- audit
 
 

@@ -13,8 +13,8 @@ builtin it has always been (``except ValueError`` keeps working):
   ``SuiteError``, ``PredicateError`` and ``FixtureError`` (side ``suite``,
   :mod:`sqlequiv.suite`), ``CorpusError`` (``corpus``), ``StatsError``
   (``stats``), ``BenchmarkInputError`` (``benchmark``), all ``ValueError``;
-  ``WorkerStartError``, ``RayUnavailable`` and ``ResultsBusy`` (``backend``,
-  :mod:`sqlequiv.grading`), all ``RuntimeError``.
+  ``WorkerStartError``, ``RayUnavailable``, ``ResultsBusy`` and ``ResultsUnwritable``
+  (``backend``, :mod:`sqlequiv.grading`), all ``RuntimeError``.
 
 :class:`QueryFailed` is not one of them: it is the executor's internal signal
 that a query failed on a fixture, turned into a verdict or record by its caller.

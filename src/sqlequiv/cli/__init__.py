@@ -16,7 +16,9 @@ exit code and never raises for bad input: a :class:`~sqlequiv.errors.SqlequivErr
 ``OSError`` is ``sqlequiv: error: ...`` on stderr and exit 2, except that ``check`` and
 ``fixtures`` report a ``SqlequivError`` as an ``error`` verdict (also exit 2). ``check``
 exits 0 equivalent, 1 not_equivalent, 2 error or bad usage, 3 unknown; a run stopped by
-Ctrl-C (``grade``, ``spider``, ``bird``) exits 130 with what it graded kept.
+Ctrl-C (``grade``, ``spider``, ``bird``) exits 130 with what it graded kept, and one
+whose results file cannot be written (a full disk) exits 74 (``EX_IOERR``), the file
+ending at its last whole record.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from collections.abc import Callable, Sequence
 from sqlequiv.cli import check, grade, stats, text2sql
 from sqlequiv.cli.options import UsageError
 from sqlequiv.errors import SqlequivError
+from sqlequiv.grading.results import EXIT_UNWRITABLE, ResultsUnwritable
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -82,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         return COMMANDS[_command_name(args)](args, args_list)
+    except ResultsUnwritable as err:
+        _error(err)
+        return EXIT_UNWRITABLE
     except SqlequivError as err:
         if args.command in check.VERDICT_COMMANDS:
             return check.error_verdict(err, args.json)

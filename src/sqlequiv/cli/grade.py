@@ -2,8 +2,9 @@
 
 Records are appended to ``--out`` (a rerun resumes where the last one stopped) and
 a summary is printed (JSON with ``--json``). Exit codes: 0 the run completed, 2
-unusable input or another run writing the same ``--out``, 130 interrupted (everything
-graded so far is kept).
+unusable input or another run writing the same ``--out``, 74 the results file could
+not be written (a full disk; it ends at its last whole record), 130 interrupted
+(everything graded so far is kept).
 """
 
 from __future__ import annotations

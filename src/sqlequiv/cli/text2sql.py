@@ -5,7 +5,8 @@ take, write one JSON record per item (the evaluator's execution match on the
 shipped database beside sqlequiv's verdict) and print a summary of where the
 two disagree. Exit codes: 0 done, 2 unusable input (every problem listed in a
 :class:`~sqlequiv.text2sql.formats.BenchmarkInputError` the CLI reports),
-130 interrupted (rerun the same command to resume).
+74 the results file could not be written (a full disk), 130 interrupted (rerun
+the same command to resume).
 """
 
 from __future__ import annotations

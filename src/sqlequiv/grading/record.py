@@ -10,7 +10,8 @@ whose ``matched_reference`` is null says why.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict, cast
 
@@ -83,6 +84,78 @@ def as_record(record: Mapping[str, Any]) -> RecordJSON:
     not validated, so a reader stays as defensive about them as before.
     """
     return cast(RecordJSON, record)
+
+
+def pair_key(record: Mapping[str, Any]) -> tuple[str, str]:
+    """What identifies a pair: ``(item_id, sample)`` as strings (as a results file does).
+
+    Example:
+        >>> pair_key({"item_id": "q-1", "sample": 0})
+        ('q-1', '0')
+    """
+    return (str(record.get("item_id")), str(record.get("sample")))
+
+
+#: Error kinds that say the worker, not the candidate, failed: a rerun grades such a pair
+#: once more (an out-of-memory kill or a loaded machine need not happen twice).
+RETRIED_KINDS = ("worker_crashed", "timeout")
+
+
+def repeated_pairs(
+    records: Iterable[Mapping[str, Any]],
+    key: Callable[[Mapping[str, Any]], Hashable] = pair_key,
+) -> Counter[Hashable]:
+    """The keys that come back other than as the retry of a crash or timeout, and how often.
+
+    A results file holds a pair twice only when its first attempt ended in one
+    of :data:`RETRIED_KINDS`; any other repeat (two runs' files concatenated)
+    means :func:`latest_records` would hide a record, so a reader that must not
+    (a paired comparison) refuses it.
+
+    Example:
+        >>> crash = {"item_id": "q", "sample": 0, "status": "error",
+        ...          "error": {"kind": "worker_crashed"}}
+        >>> ok = {"item_id": "q", "sample": 0, "status": "pass"}
+        >>> repeated_pairs([crash, ok]), repeated_pairs([ok, ok])
+        (Counter(), Counter({('q', '0'): 1}))
+    """
+    last: dict[Hashable, Mapping[str, Any]] = {}
+    repeats: Counter[Hashable] = Counter()
+    for record in records:
+        name = key(record)
+        earlier = last.get(name)
+        if earlier is not None:
+            error = earlier.get("error") or {}
+            kind = error.get("kind") if isinstance(error, Mapping) else None
+            if earlier.get("status") != "error" or kind not in RETRIED_KINDS:
+                repeats[name] += 1
+        last[name] = record
+    return repeats
+
+
+def latest_records(
+    records: Iterable[Mapping[str, Any]],
+    key: Callable[[Mapping[str, Any]], Hashable] = pair_key,
+) -> list[dict[str, Any]]:
+    """One record per ``key`` (a pair, by default): the last line of a pair wins.
+
+    A retried pair has two lines (the first attempt's error, then the retry's
+    record); every reader of a results file (resuming, ``stats``, ``compare``,
+    the audit, the summary, the report, the benchmark runner with its own key)
+    goes through here so that none counts a pair twice. Pairs keep the order of
+    their first line.
+
+    Example:
+        >>> rows = [{"item_id": "q", "sample": 0, "status": "error"},
+        ...         {"item_id": "r", "sample": 0, "status": "pass"},
+        ...         {"item_id": "q", "sample": 0, "status": "pass", "attempts": 2}]
+        >>> [(r["item_id"], r["status"]) for r in latest_records(rows)]
+        [('q', 'pass'), ('r', 'pass')]
+    """
+    by_key: dict[Hashable, dict[str, Any]] = {}
+    for record in records:
+        by_key[key(record)] = dict(record)
+    return list(by_key.values())
 
 
 @dataclass(frozen=True)

@@ -6,26 +6,43 @@ being graded. Rerunning with the same file skips every (item, sample) it
 holds, except a first attempt that ended in a worker crash or a timeout,
 which is graded once more and appended (the last line of a pair wins); a
 torn last line (the machine died mid-write) is cut off first. One run at a
-time writes a file (:class:`ResultsLock`).
+time writes a file (:class:`ResultsLock`). When the disk is full the part of
+a line that went in is cut off at once and the run stops
+(:class:`ResultsUnwritable`): the file never ends in half a record.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import fcntl
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from sqlequiv.errors import PlainError
-from sqlequiv.grading.record import as_record
+from sqlequiv.grading.record import RETRIED_KINDS, as_record, latest_records, pair_key
 from sqlequiv.grading.worker import Task
 from sqlequiv.suite.load import Problem, SuiteError, TooDeep, json_lines, parse_json_line
 from sqlequiv.suite.model import Suite
+
+__all__ = [
+    "EXIT_UNWRITABLE",
+    "MAX_ATTEMPTS",
+    "RETRIED_KINDS",
+    "ResultWriter",
+    "ResultsBusy",
+    "ResultsLock",
+    "ResultsUnwritable",
+    "latest_records",
+    "pending_tasks",
+    "read_candidates",
+    "read_results",
+]
 
 _CANDIDATE_KEYS = ("id", "sql", "sample")
 
@@ -91,6 +108,8 @@ def read_results(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     if not path.exists():
         return []
+    if not path.is_file():  # /dev/zero would be read for ever, a FIFO would block
+        raise SuiteError([Problem("results", f"{path} is not a regular file")])
     data = path.read_bytes()
     end = data.rfind(b"\n") + 1
     if end < len(data):
@@ -114,32 +133,8 @@ def read_results(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
-#: Error kinds that say the worker, not the candidate, failed: a rerun grades such a pair
-#: once more (an out-of-memory kill or a loaded machine need not happen twice).
-RETRIED_KINDS = ("worker_crashed", "timeout")
 #: A pair is graded at most this many times.
 MAX_ATTEMPTS = 2
-
-
-def latest_records(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One record per (item, sample): the last line of a pair wins.
-
-    A retried pair has two lines (the first attempt's error, then the retry's
-    record); every reader (resuming, ``stats``, the summary, the report) goes
-    through here so that none counts a pair twice. Pairs keep the order of
-    their first line.
-
-    Example:
-        >>> rows = [{"item_id": "q", "sample": 0, "status": "error"},
-        ...         {"item_id": "r", "sample": 0, "status": "pass"},
-        ...         {"item_id": "q", "sample": 0, "status": "pass", "attempts": 2}]
-        >>> [(r["item_id"], r["status"]) for r in latest_records(rows)]
-        [('q', 'pass'), ('r', 'pass')]
-    """
-    by_key: dict[tuple[str, str], dict[str, Any]] = {}
-    for record in records:
-        by_key[(str(record.get("item_id")), str(record.get("sample")))] = dict(record)
-    return list(by_key.values())
 
 
 def _retried(record: Mapping[str, Any]) -> bool:
@@ -165,9 +160,7 @@ def pending_tasks(tasks: list[Task], done: list[dict[str, Any]]) -> list[Task]:
     A record for the same (item, sample) with different SQL means the file
     belongs to another candidates file: that is an error, not a skip.
     """
-    by_key = {
-        (str(r.get("item_id")), str(r.get("sample"))): as_record(r) for r in latest_records(done)
-    }
+    by_key = {pair_key(r): as_record(r) for r in latest_records(done)}
     problems = []
     todo = []
     for task in tasks:
@@ -189,27 +182,106 @@ def pending_tasks(tasks: list[Task], done: list[dict[str, Any]]) -> list[Task]:
     return todo
 
 
+#: ``errno`` values that mean "no room for this line": the disk is full, a quota or the
+#: file-size limit (``RLIMIT_FSIZE``, EFBIG) is reached.
+NO_ROOM = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+class ResultsUnwritable(PlainError, RuntimeError):
+    """A record could not be written (the disk is full, a quota or the file-size limit).
+
+    The file is left ending at its last whole line; ``written`` records of
+    this run are in it. The CLI prints the message and exits :data:`EXIT_UNWRITABLE`.
+    """
+
+    SIDE = "backend"
+    KIND = "results_unwritable"
+
+    def __init__(self, message: str, *, written: int = 0, errno_: int | None = None) -> None:
+        super().__init__(message)
+        self.written = written
+        self.errno = errno_
+
+    def adding(self, note: str) -> ResultsUnwritable:
+        """This error with ``note`` appended to its message.
+
+        Example:
+            >>> str(ResultsUnwritable("cannot write r.jsonl").adding("rerun to resume"))
+            'cannot write r.jsonl; rerun to resume'
+        """
+        return ResultsUnwritable(f"{self.message}; {note}", written=self.written, errno_=self.errno)
+
+
+#: Exit code of ``grade`` (and ``spider``/``bird``) when the results file cannot be written;
+#: ``EX_IOERR`` of sysexits.h.
+EXIT_UNWRITABLE = 74
+
+
 class ResultWriter:
-    """Appends records, one flushed line each; syncs to disk at most every ``sync_every`` s."""
+    """Appends records, each one ``write`` of a whole line; syncs at most every ``sync_every`` s.
+
+    Unbuffered: a line is in the file (or not) when :meth:`write` returns.
+    When the disk is full (or a quota, or the file-size limit, is reached),
+    whatever part of the line went in is cut off again, so the file still
+    ends at its last whole record, and :class:`ResultsUnwritable` is raised;
+    every later write raises it too.
+    """
 
     def __init__(self, path: str | Path, sync_every: float = 2.0) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._size = os.fstat(self._fd).st_size
         self._sync_every = sync_every
         self._synced = time.monotonic()
+        self.written = 0
+        self.failed: ResultsUnwritable | None = None
 
     def write(self, record: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(record, allow_nan=False, default=str) + "\n")
-        self._handle.flush()
+        if self.failed is not None:
+            raise self.failed
+        assert self._fd is not None, "write after close"
+        line = (json.dumps(record, allow_nan=False, default=str) + "\n").encode("utf-8")
+        view = memoryview(line)
+        try:
+            while view:  # a regular file takes it at once, short of room or a signal
+                view = view[os.write(self._fd, view) :]
+        except OSError as err:
+            if err.errno not in NO_ROOM:
+                raise
+            self._cut_back()
+            self.failed = ResultsUnwritable(
+                f"cannot write {self.path.name}: {os.strerror(err.errno)}; it ends at its "
+                f"last whole record ({self.written} written by this run)",
+                written=self.written,
+                errno_=err.errno,
+            )
+            raise self.failed from None
+        self._size += len(line)
+        self.written += 1
         if time.monotonic() - self._synced >= self._sync_every:
-            os.fsync(self._handle.fileno())
-            self._synced = time.monotonic()
+            self._sync()
+
+    def _cut_back(self) -> None:
+        """Truncate the file to the end of its last whole line (before the torn write)."""
+        assert self._fd is not None
+        with contextlib.suppress(OSError):  # truncating needs no room; nothing else to do
+            os.ftruncate(self._fd, self._size)
+
+    def _sync(self) -> None:
+        assert self._fd is not None
+        os.fsync(self._fd)
+        self._synced = time.monotonic()
 
     def close(self) -> None:
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
-        self._handle.close()
+        if self._fd is None:
+            return
+        try:
+            if self.failed is None:
+                self._sync()
+        finally:
+            os.close(self._fd)
+            self._fd = None
 
 
 class ResultsBusy(PlainError, RuntimeError):

@@ -4,11 +4,15 @@ The run is resumable: records already in the results file are skipped, item
 audits already in ``anomalies.json`` (for the same suite content) are
 reused. Every record is written the moment it arrives, so an interrupt
 loses only the pairs in flight; ``anomalies.json`` is rewritten atomically
-(temporary file, then rename) at the end and when interrupted.
+(temporary file, then rename) at the end and when interrupted. A full disk
+stops the run with :class:`~sqlequiv.grading.results.ResultsUnwritable`, the
+results file ending at its last whole record, after saving ``anomalies.json``
+if there is room for it (the message says whether there was).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -22,6 +26,7 @@ from sqlequiv.grading.pools import InlinePool, LocalPool, Pool
 from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.results import (
     ResultsLock,
+    ResultsUnwritable,
     ResultWriter,
     latest_records,
     pending_tasks,
@@ -80,7 +85,9 @@ def grade_suite(
     suite, candidates file or results file that cannot be used, before
     anything is graded, and :class:`~sqlequiv.grading.results.ResultsBusy` when
     another run is writing ``out``. ``KeyboardInterrupt`` stops the run after
-    saving what is done; the result then says ``interrupted``. The files the suite
+    saving what is done; the result then says ``interrupted``. A results file (or
+    ``anomalies.json``) that cannot be written for want of room raises
+    :class:`~sqlequiv.grading.results.ResultsUnwritable`. The files the suite
     names must lie in its directory unless ``allow_outside_paths``.
     """
     # Held from before the file is read until the last record is written: a second run
@@ -104,6 +111,8 @@ def grade_suite(
 
         new_records: list[dict[str, Any]] = []
         interrupted = False
+        unwritable: ResultsUnwritable | None = None
+        not_saved: str | None = None
         pool = _pool(backend, document, settings, suite, jobs, ray_address)
         if on_pool is not None:
             on_pool(pool)
@@ -132,12 +141,16 @@ def grade_suite(
                         progress.update(str(record.get("status")))
         except KeyboardInterrupt:
             interrupted = True
+        except ResultsUnwritable as err:
+            unwritable = err
         finally:
             writer.close()
             replaced = getattr(pool, "replaced", 0)
             pool.close()
             if audit:
-                _write_anomalies(anomalies_path(out), digest, suite, audits)
+                not_saved = _write_anomalies(anomalies_path(out), digest, suite, audits)
+        if unwritable is not None or not_saved is not None:
+            raise _unwritable(unwritable, not_saved, anomalies_path(out).name) from None
         if progress is not None:
             progress.finish()
         records = kept + new_records
@@ -201,7 +214,38 @@ def _previous_audits(path: Path, digest: str) -> dict[str, list[dict[str, Any]]]
     return found
 
 
+def _unwritable(
+    results: ResultsUnwritable | None, anomalies_error: str | None, anomalies_name: str
+) -> ResultsUnwritable:
+    """One message for a run whose results, or whose anomalies, could not be written."""
+    if results is None:
+        error = ResultsUnwritable(f"cannot write {anomalies_name}: {anomalies_error}")
+        return error.adding("the results file is complete; make room and rerun to write it")
+    if anomalies_error is None:
+        saved = f"{anomalies_name} is saved"
+    else:
+        saved = f"{anomalies_name} could not be saved either ({anomalies_error})"
+    return results.adding(saved).adding("make room and rerun the same command to resume")
+
+
 def _write_anomalies(
+    path: Path, digest: str, suite: Suite, audits: dict[str, list[dict[str, Any]]]
+) -> str | None:
+    """Save the audits (atomically); None, or why the file could not be written.
+
+    A full disk must not hide the results file's own message, nor leave a
+    half-written temporary file behind.
+    """
+    try:
+        _save_anomalies(path, digest, suite, audits)
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            path.with_name(path.name + ".tmp").unlink()
+        return err.strerror or str(err)
+    return None
+
+
+def _save_anomalies(
     path: Path, digest: str, suite: Suite, audits: dict[str, list[dict[str, Any]]]
 ) -> None:
     order = {item.id: n for n, item in enumerate(suite.items)}

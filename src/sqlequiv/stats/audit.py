@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from sqlequiv.grading.record import RecordJSON, as_record
+from sqlequiv.grading.record import RecordJSON, as_record, latest_records
 from sqlequiv.stats.intervals import StatsError, normal_quantile
 from sqlequiv.stats.runs import failure_stratum, record_key, validate_records
 
@@ -252,6 +252,7 @@ def audit_plan(
     _check_statuses(statuses)
     records = list(records)
     validate_records(records)
+    records = latest_records(records)  # a retried pair counts once
     sizes = _strata_sizes(records, statuses)
     alloc = allocate(sizes, n, allocation=allocation, prior_rates=prior_rates)
     population = sum(sizes.values())
@@ -370,6 +371,7 @@ def audit_sample(
     """
     records = list(records)
     plan = audit_plan(records, n, allocation=allocation, prior_rates=prior_rates, statuses=statuses)
+    records = latest_records(records)  # a retried pair is drawn at most once
     if include_passes < 0:
         raise StatsError([f"include_passes must be at least 0, got {include_passes}"])
     by_stratum: dict[str, list[RecordJSON]] = {}
@@ -611,6 +613,7 @@ def audit_estimate(
         raise StatsError([f"confidence must be between 0 and 1 (exclusive), got {confidence!r}"])
     records = list(records)
     validate_records(records)
+    records = latest_records(records)  # a retried pair counts once
     strata_labels, pass_labels = _validate_labels(records, list(labels), statuses)
     sizes = _strata_sizes(records, statuses)
     graded = sum(1 for r in records if r["status"] != "anomaly")

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlequiv.grading.record import RecordJSON, as_record
+from sqlequiv.grading.record import RecordJSON, as_record, latest_records, repeated_pairs
 from sqlequiv.stats.intervals import (
     BootstrapMethod,
     StatsError,
@@ -33,13 +33,9 @@ __all__ = ["compare_runs", "metric_comparison"]
 def _index(records: Sequence[Mapping[str, Any]], label: str) -> dict[tuple[str, str], RecordJSON]:
     """The validated records of one run by (item, sample), typed from here on."""
     validate_records(records, what=label)
-    index: dict[tuple[str, str], RecordJSON] = {}
-    repeated: Counter[tuple[str, str]] = Counter()
-    for record in map(as_record, records):
-        key = record_key(record)
-        if key in index:
-            repeated[key] += 1
-        index[key] = record
+    # A retried pair's first attempt is superseded; any other repeat would be a record
+    # hidden from the comparison.
+    repeated = {cast(tuple[str, str], k): n for k, n in repeated_pairs(records).items()}
     if repeated:
         raise StatsError(
             [
@@ -47,7 +43,7 @@ def _index(records: Sequence[Mapping[str, Any]], label: str) -> dict[tuple[str, 
                 for (item, sample), n in sorted(repeated.items())
             ]
         )
-    return index
+    return {record_key(r): as_record(r) for r in latest_records(records)}
 
 
 def _score(record: Mapping[str, Any], name: str) -> float | None:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlequiv.grading.record import STATUSES, as_record
+from sqlequiv.grading.record import STATUSES, as_record, latest_records, pair_key
 from sqlequiv.stats.intervals import StatsError, wilson
 
 __all__ = [
@@ -31,15 +31,8 @@ __all__ = [
 MISSING = "(missing)"
 
 
-def record_key(record: Mapping[str, Any]) -> tuple[str, str]:
-    """What identifies a pair: ``(item_id, sample)`` as strings (as a results file does).
-
-    Example:
-        >>> record_key({"item_id": "q-1", "sample": 0})
-        ('q-1', '0')
-    """
-    typed = as_record(record)
-    return (str(typed.get("item_id")), str(typed.get("sample")))
+#: What identifies a pair, ``(item_id, sample)`` as strings: the grader's own key.
+record_key = pair_key
 
 
 def _dig(container: Any, name: str) -> tuple[bool, Any]:
@@ -208,6 +201,7 @@ def run_statistics(
     """
     records = list(records)
     validate_records(records)
+    records = latest_records(records)  # a retried pair counts once
     status: Counter[str] = Counter()
     causes: Counter[str] = Counter()
     errors: Counter[str] = Counter()

@@ -2,19 +2,21 @@
 
 The results file is append-only and resumable like ``sqlequiv grade``'s: a
 record is one flushed line; rerunning with the same ``--out`` grades only the
-items it does not hold yet (a torn last line is cut off first), and refuses a
-file whose records were graded from different gold or predicted SQL.
+items it does not hold yet (a torn last line is cut off first; of two lines for
+one item the last wins, as in ``grade``), and refuses a file whose records were
+graded from different gold or predicted SQL. A full disk stops the run with
+:class:`~sqlequiv.grading.results.ResultsUnwritable`, the file whole.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from sqlequiv.grading.results import ResultWriter, read_results
+from sqlequiv.grading.results import ResultsUnwritable, ResultWriter, latest_records, read_results
 from sqlequiv.suite.load import SuiteError
 from sqlequiv.text2sql.formats import (
     Benchmark,
@@ -59,6 +61,11 @@ def load_items(
     return read_bird(pred, gold, diff_json)
 
 
+def _index(record: Mapping[str, Any]) -> object:
+    """What identifies a benchmark record: its item's index in the prediction file."""
+    return record.get("index")
+
+
 def pending_items(
     items: list[BenchmarkItem], done: list[dict[str, Any]], benchmark: Benchmark
 ) -> tuple[list[BenchmarkItem], list[dict[str, Any]]]:
@@ -67,11 +74,7 @@ def pending_items(
     A record for the same index with other SQL (or of the other benchmark) means
     the file belongs to another run: that is an error, not a skip.
     """
-    by_index: dict[int, dict[str, Any]] = {}
-    for line in done:
-        index = line.get("index")
-        if isinstance(index, int):
-            by_index[index] = line
+    by_index = {line["index"]: line for line in done if isinstance(line.get("index"), int)}
     problems = []
     todo: list[BenchmarkItem] = []
     kept: list[dict[str, Any]] = []
@@ -118,7 +121,7 @@ def grade_benchmark(
     out = Path(out)
     check_databases(items, settings.db_dir, settings.tables_json)
     try:
-        previous = read_results(out)
+        previous = latest_records(read_results(out), key=_index)  # the last line of an item wins
     except SuiteError as err:
         raise BenchmarkInputError([str(p) for p in err.problems]) from err
     todo, kept = pending_items(items, previous, settings.benchmark)
@@ -138,6 +141,8 @@ def grade_benchmark(
                 on_record(record)
     except KeyboardInterrupt:
         interrupted = True
+    except ResultsUnwritable as err:
+        raise err.adding("make room and rerun the same command to resume") from None
     finally:
         writer.close()
         replaced = getattr(pool, "replaced", 0)
