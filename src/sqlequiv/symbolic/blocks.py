@@ -216,6 +216,12 @@ _UNSUPPORTED_ARGS = ("qualify", "windows", "laterals", "pivots", "prewhere")
 
 def _read_select(node: exp.Select, *, top: bool = False) -> Block:
     node = _without_laterals(node)
+    if node.args.get("group") is not None and node.find(exp.Grouping) is not None:
+        # GROUPING(...) of a plain GROUP BY: every key is grouped, the mask is 0.
+        node = node.copy()
+        for grouping in list(node.find_all(exp.Grouping)):
+            if grouping.find_ancestor(exp.Select) is node:
+                grouping.replace(exp.Literal.number(0))
     limit = _literal_int(node.args.get("limit"))
     offset = _literal_int(node.args.get("offset"))
     if (node.args.get("limit") and limit is None) or (node.args.get("offset") and offset is None):

@@ -70,6 +70,8 @@ def unnest(query: Query, depth: int = 0) -> Query:
         merged = _merge_refined_aggregates(block)
     if merged is None:
         merged = _select_from_aggregate(block)
+    if merged is None:
+        merged = _merge_filtered_branches(block)
     if merged is not None:
         return unnest(merged, depth + 1)
     distributed = _distribute(block)
@@ -698,7 +700,10 @@ def _merge_refined_aggregates(block: Block) -> Block | None:
     if inner.aggregate and inner.group is not None and not inner.distinct:
         inner_keys = [g.sql() for g in inner.group if g.find(exp.Column) is not None]
     elif inner.distinct and not inner.aggregate:
-        inner_keys = [o.sql() for o in inner.outputs if o.find(exp.Column) is not None]
+        # A typed NULL (a grouping set's missing key) is one value: it splits no group.
+        inner_keys = [
+            o.sql() for o in inner.outputs if o.find(exp.Column) is not None and not _null(o)
+        ]
     else:
         return None
     texts = [o.sql() for o in inner.outputs]
@@ -804,6 +809,141 @@ def _merge_refined_aggregates(block: Block) -> Block | None:
         )
     except _Skip:
         return None
+
+
+def _merge_filtered_branches(block: Block) -> Block | None:
+    """Aggregates that each read one operand of a UNION ALL, picked by a FILTER on a
+    column constant in every operand, over operands that aggregate the same rows.
+
+    ``SELECT k, COUNT(x) FILTER (WHERE g0), MIN(s) FILTER (WHERE g1) FROM (SELECT k, x,
+    NULL AS s, TRUE AS g0, FALSE AS g1 FROM t GROUP BY k, x UNION ALL SELECT k, NULL,
+    SUM(y), FALSE, TRUE FROM t GROUP BY k) GROUP BY k`` (what GROUPING SETS make of
+    DISTINCT aggregates) is one aggregate over ``t`` grouped by ``k``: each aggregate is
+    merged with its own operand (:func:`_merge_refined_aggregates`), and every operand
+    has a group for each ``k`` of the rows, so the outer groups are the same.
+    """
+    if not block.aggregate or block.left_joins or block.distinct or block.having is not None:
+        return None
+    if len(block.sources) != 1 or block.where or block.limit is not None or block.order:
+        return None
+    (source,) = block.sources
+    union = source.query
+    if not (isinstance(union, SetOp) and union.kind == "union" and not union.distinct):
+        return None
+    branches = [b for b in union.branches if isinstance(b, Block)]
+    if len(branches) != len(union.branches) or len({_rows_text(b) for b in branches}) != 1:
+        return None
+    for branch in branches:
+        # Every operand (picked or not) must group by each outer key, or it would make
+        # groups (a NULL key) the merged block does not have.
+        if branch.having is not None:
+            return None
+        if branch.group is not None:
+            keys = {g.sql() for g in branch.group}
+        elif branch.distinct and not branch.aggregate:
+            keys = {o.sql() for o in branch.outputs}
+        else:
+            return None
+        for key in block.group or []:
+            position = _column_position(key, source)
+            if position is None or branch.outputs[position].sql() not in keys:
+                return None
+    picked: dict[int, int] = {}  # id of the FILTER node -> operand
+    for node in block.outputs:
+        for found in node.find_all(exp.Filter):
+            condition = found.expression
+            condition = condition.this if isinstance(condition, exp.Where) else condition
+            position = (
+                source.position(condition.name)
+                if isinstance(condition, exp.Column) and condition.table == source.alias
+                else None
+            )
+            if position is None:
+                return None
+            truths = [_constant_truth(b.outputs[position]) for b in branches]
+            if truths.count(True) != 1 or any(t is None for t in truths):
+                return None
+            picked[id(found)] = truths.index(True)
+    if not picked:
+        return None
+    merged_outputs: list[exp.Expr] = []
+    shape: tuple[str, ...] | None = None
+    merged_sources: list[Source] = []
+    merged_where: list[exp.Expr] = []
+    merged_group: list[exp.Expr] | None = None
+    for output in block.outputs:
+        filters = list(output.find_all(exp.Filter))
+        operands = {picked[id(f)] for f in filters}
+        if len(operands) > 1:
+            return None
+        index = operands.pop() if operands else 0
+        plain = output.copy()
+        for found in list(plain.find_all(exp.Filter)):
+            if found is plain:
+                plain = found.this
+            else:
+                found.replace(found.this)
+        one = replace(
+            block,
+            outputs=[plain],
+            sources=[replace(source, query=branches[index])],
+        )
+        merged = _merge_refined_aggregates(one)
+        if merged is None:
+            return None
+        text = (
+            tuple(f"{s.alias}:{s.table}" for s in merged.sources)
+            + tuple(w.sql() for w in merged.where)
+            + tuple(g.sql() for g in merged.group or [])
+        )
+        if shape is None:
+            shape, merged_sources, merged_where, merged_group = (
+                text,
+                merged.sources,
+                merged.where,
+                merged.group,
+            )
+        elif text != shape:
+            return None
+        merged_outputs.append(merged.outputs[0])
+    return replace(
+        block,
+        sources=merged_sources,
+        where=merged_where,
+        group=merged_group,
+        outputs=merged_outputs,
+    )
+
+
+def _null(node: exp.Expr) -> bool:
+    """``CASE WHEN FALSE THEN x END``: the typed NULL of a missing grouping key."""
+    if not isinstance(node, exp.Case) or node.args.get("default") is not None:
+        return False
+    ifs = node.args.get("ifs") or []
+    return len(ifs) == 1 and isinstance(ifs[0].this, exp.Boolean) and ifs[0].this.this is False
+
+
+def _column_position(node: exp.Expr, source: Source) -> int | None:
+    if isinstance(node, exp.Column) and node.table == source.alias:
+        return source.position(node.name)
+    return None
+
+
+def _rows_text(block: Block) -> str:
+    """What an operand aggregates: its sources and WHERE, as text."""
+    sources = ",".join(f"{s.alias}:{s.table}" for s in block.sources)
+    return sources + "|" + " AND ".join(w.sql() for w in block.where) + f"|{block.aggregate}"
+
+
+def _constant_truth(node: exp.Expr) -> bool | None:
+    """The truth of a constant comparison of integers (``1 = 0``) or boolean literal."""
+    if isinstance(node, exp.Boolean):
+        return bool(node.this)
+    if isinstance(node, (exp.EQ, exp.NEQ)):
+        a, b = node.this, node.expression
+        if isinstance(a, exp.Literal) and isinstance(b, exp.Literal) and a.is_int and b.is_int:
+            return (int(a.name) == int(b.name)) == isinstance(node, exp.EQ)
+    return None
 
 
 def _never_null_single(inner: Block) -> exp.Expr | None:
