@@ -182,8 +182,14 @@ def read_query(node: exp.Expr, *, top: bool = False) -> Query:
     raise NotABlock(f"{type(node).__name__} is not a query block")
 
 
-def _read_setop(node: exp.SetOperation) -> SetOp:
+def _read_setop(node: exp.SetOperation) -> Query:
     if node.args.get("limit") or node.args.get("offset"):
+        if _literal_int(node.args.get("limit")) == 0 and not node.args.get("offset"):
+            # LIMIT 0: no row, whatever the operands.
+            first = read_query(node.this)
+            while isinstance(first, SetOp):
+                first = first.branches[0]
+            return replace(first, limit=0, offset=0, order=[])
         raise NotABlock("LIMIT on a set operation")
     kind = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}.get(type(node))
     if kind is None:
@@ -202,7 +208,8 @@ def _read_setop(node: exp.SetOperation) -> SetOp:
             and not part.args.get("order")
             and not part.args.get("limit")
         ):
-            branches.extend(_read_setop(part).branches)
+            flat = _read_setop(part)
+            branches.extend(flat.branches if isinstance(flat, SetOp) else [flat])
         else:
             branch = read_query(part)
             if isinstance(branch, Block) and branch.limit is None:
@@ -226,8 +233,7 @@ def _read_select(node: exp.Select, *, top: bool = False) -> Block:
     offset = _literal_int(node.args.get("offset"))
     if (node.args.get("limit") and limit is None) or (node.args.get("offset") and offset is None):
         raise NotABlock("LIMIT / OFFSET that is not an integer literal")
-    if (limit is not None or offset is not None) and not top and limit != 0:
-        raise NotABlock("LIMIT inside a query")
+
     for arg in _UNSUPPORTED_ARGS:
         if node.args.get(arg):
             raise NotABlock(f"SELECT with {arg.upper()}")
@@ -467,7 +473,13 @@ def _without_laterals(node: exp.Select) -> exp.Select:
 def _literal_int(node: exp.Expr | None) -> int | None:
     if node is None:
         return None
-    value = node.args.get("expression") if isinstance(node, (exp.Limit, exp.Offset)) else node
+    if isinstance(node, exp.Fetch):
+        options = node.args.get("limit_options")
+        if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
+            return None
+        value = node.args.get("count")
+    else:
+        value = node.args.get("expression") if isinstance(node, (exp.Limit, exp.Offset)) else node
     if isinstance(value, exp.Literal) and value.is_int:
         return int(value.name)
     return None

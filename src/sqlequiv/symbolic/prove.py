@@ -58,7 +58,7 @@ from sqlequiv.symbolic.scope import Scope, Side
 from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join_exists
 from sqlequiv.symbolic.setops import set_normal_form
 from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
-from sqlequiv.symbolic.unnest import null_when_columns_are, unnest
+from sqlequiv.symbolic.unnest import null_when_columns_are, resolved_order, unnest
 
 __all__ = ["MAX_CHECKS", "Prover"]
 
@@ -113,6 +113,8 @@ class Prover:
         try:
             left = unnest(read_query(candidate, top=True))
             right = unnest(read_query(reference, top=True))
+            for query in (left, right):
+                _no_inner_limit(query, top=True)
             return self._query(left, right, top=True)
         except (NotABlock, Unsupported) as exc:
             self.last_reason = str(exc)
@@ -778,7 +780,10 @@ class Prover:
         if not self._outputs_match(scope, outputs_l, outputs_r, assume, top=top):
             return False
         if top and (right.order or left.limit is not None):
-            return self._same_order(scope, left.order, right.order, assume)
+            orders = resolved_order(left), resolved_order(right)
+            if orders[0] is None or orders[1] is None:
+                return False
+            return self._same_order(scope, orders[0], orders[1], assume)
         return True
 
     def _same_keys(
@@ -982,6 +987,22 @@ def _semi_join_parts(conj: exp.Expr) -> tuple[exp.Select, exp.Expr | None] | Non
     if isinstance(conj, exp.Exists) and isinstance(conj.this, exp.Select):
         return conj.this, None
     return None
+
+
+def _no_inner_limit(query: Query, *, top: bool) -> None:
+    """Raise :class:`NotABlock` for a LIMIT (other than 0) the normal form left inside a
+    query: which rows it keeps depends on an order the matching does not compare."""
+    if isinstance(query, SetOp):
+        for branch in query.branches:
+            _no_inner_limit(branch, top=False)
+        return
+    if not top and query.limit is not None and query.limit != 0:
+        raise NotABlock("LIMIT inside a query")
+    if not top and query.offset:
+        raise NotABlock("OFFSET inside a query")
+    for source in query.all_sources:
+        if source.query is not None:
+            _no_inner_limit(source.query, top=False)
 
 
 def _same_positional_order(left: Query, right: Query) -> bool:

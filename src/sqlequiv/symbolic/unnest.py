@@ -48,6 +48,9 @@ def unnest(query: Query, depth: int = 0) -> Query:
     deduplicated = _same_columns_once(block)
     if deduplicated is not None:
         return unnest(deduplicated, depth + 1)
+    limited = _select_from_limited(block)
+    if limited is not None:
+        return unnest(limited, depth + 1)
     for source in block.sources:
         constant = _constant_row(block, source)
         if constant is not None:
@@ -130,6 +133,62 @@ def _unnest_source(source: Source, depth: int) -> Source:
     if source.query is None:
         return source
     return replace(source, query=unnest(_unordered(source.query), depth + 1))
+
+
+def _select_from_limited(block: Block) -> Block | None:
+    """``SELECT f(d.c) FROM (SELECT … ORDER BY o LIMIT n) d ORDER BY o [LIMIT m]`` is the
+    inner query with ``f`` as its outputs (and LIMIT min(n, m)): the outer block keeps the
+    same rows in the same order. Only when the outer ORDER BY is the inner one: without
+    it the outer rows have no order, which the merged block would claim."""
+    if block.aggregate or block.left_joins or block.where or block.distinct:
+        return None
+    if len(block.sources) != 1 or block.redirect or block.offset:
+        return None
+    (source,) = block.sources
+    inner = source.query
+    if not isinstance(inner, Block) or inner.limit is None or inner.limit == 0:
+        return None
+    if inner.aggregate or inner.distinct or not inner.order:
+        return None
+    inner_limit = inner.limit
+    order = resolved_order(inner)
+    if order is None:
+        return None
+    substituted = _substituted(block, source, inner)
+    if substituted is None:
+        return None
+    names, rewritten = substituted
+    inner = _rewrite_all(inner, lambda n: _renamed(n, names))
+    inner = replace(
+        inner,
+        sources=[replace(s, alias=names[s.alias]) for s in inner.sources],
+        left_joins=[
+            replace(j, source=replace(j.source, alias=names[j.source.alias]))
+            for j in inner.left_joins
+        ],
+    )
+    order = resolved_order(inner)
+    outer = resolved_order(rewritten)
+    if order is None or outer is None or [o.sql() for o in order] != [o.sql() for o in outer]:
+        return None
+    kept = inner_limit if block.limit is None else min(inner_limit, block.limit)
+    return replace(inner, outputs=rewritten.outputs, order=order, limit=kept)
+
+
+def resolved_order(block: Block) -> list[exp.Ordered] | None:
+    """The block's ORDER BY with output positions replaced by the outputs they name."""
+    out: list[exp.Ordered] = []
+    for item in block.order:
+        key = item.this
+        if isinstance(key, exp.Literal) and key.is_int:
+            position = int(key.name) - 1
+            if not 0 <= position < len(block.outputs):
+                return None
+            key = block.outputs[position]
+        copy = item.copy()
+        copy.set("this", key.copy())
+        out.append(copy)
+    return out
 
 
 def _constant_row(block: Block, source: Source) -> Block | None:
@@ -370,7 +429,8 @@ def _prune(source: Source, block: Block) -> Source:
 def _prunable(query: Query) -> bool:
     """Whether dropping outputs keeps every row's multiplicity (no DISTINCT, no set semantics)."""
     if isinstance(query, Block):
-        return not query.distinct
+        # A LIMIT's ORDER BY may name outputs by position: keep them all.
+        return not query.distinct and query.limit is None
     return (
         query.kind == "union" and not query.distinct and all(_prunable(b) for b in query.branches)
     )
