@@ -866,14 +866,14 @@ def test_variable_domains() -> None:
 @pytest.mark.parametrize(
     ("expr", "names"),
     [
-        ("UPPER(s) = 'A'", "UPPER"),
+        ("TYPEOF(s) = 'A'", "TYPEOF"),
         ("s SIMILAR TO 'a'", "SimilarTo"),
         ("regexp_matches(s, 'a+')", "REGEXP"),
         ("s ~ 'a+'", "REGEXP"),
         ("s COLLATE NOCASE = 'a'", "COLLATE"),
         ("dt + INTERVAL 1 MONTH", "MONTH"),
         ("ts - ts", "timestamp - timestamp"),
-        ("CAST(s AS INTEGER)", "CAST of text"),
+        ("CAST(b AS DATE)", "CAST of bool"),
         ("CAST(i AS DATE)", "CAST of int"),
         ("s LIKE s", "pattern that is not a literal"),
         ("s LIKE 'a!' ESCAPE '!'", "escape character"),

@@ -27,7 +27,8 @@ import sqlglot
 import z3
 from sqlglot import exp
 
-from sqlequiv.symbolic import arith, calendar
+from sqlequiv.policy import function_name, varies_between_runs
+from sqlequiv.symbolic import arith, calendar, functions
 from sqlequiv.symbolic.domain import constant, parse_literal
 from sqlequiv.symbolic.like import like_regex
 from sqlequiv.symbolic.sqlvalue import (
@@ -179,8 +180,7 @@ class Translator:
         if isinstance(node, exp.Collate):
             raise Unsupported(f"COLLATE ({_snippet(node)})")
         if isinstance(node, exp.Func):
-            name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
-            raise Unsupported(f"the function {name.upper()} ({_snippet(node)})")
+            return self._function(node)
         raise Unsupported(f"{type(node).__name__} ({_snippet(node)})")
 
     def _operands(self, nodes: Sequence[exp.Expr]) -> list[SymValue]:
@@ -515,11 +515,40 @@ class Translator:
             # spelling we refuse might still be one DuckDB reads.
             return self._string_literal(source.name, target)
         value = self.value(source)
-        result, error = arith.cast(value, target)
+        try:
+            result, error = arith.cast(value, target)
+        except Unsupported:
+            if not _uninterpreted_cast(value, target):
+                raise
+            # A cast is deterministic: what the arithmetic does not model of the casts
+            # DuckDB has is an uninterpreted function of the two types (see .functions).
+            name = "try_cast" if safe else "cast"
+            return functions.uninterpreted(name, [value], target, may_be_null=safe)
         if safe:
             return replace(result, null=z3.Or(result.null, error))
         self._record(error)
         return result
+
+    # -- other functions ----------------------------------------------------------------
+
+    def _function(self, node: exp.Func) -> SymValue:
+        """An exact term where :mod:`.functions` has one, else an uninterpreted function."""
+        name = function_name(node).upper()
+        if varies_between_runs(node):
+            raise Unsupported(f"the function {name} (its value may change between calls)")
+        call = functions.duckdb_call(node)
+        if call is None:
+            raise Unsupported(f"the function {name} ({_snippet(node)})")
+        args = [self.value(arg) for arg in call.args]
+        exact = functions.exact_call(call.name, args)
+        if exact is not None:
+            result, error = exact
+            self._record(error)
+            return result
+        listed = functions.listed_call(call.name, args)
+        if listed is None:
+            raise Unsupported(f"the function {name} ({_snippet(node)})")
+        return listed
 
     # -- dates ------------------------------------------------------------------------
 
@@ -550,6 +579,13 @@ class Translator:
             result, error = arith.cast(result, null_of("date"))
             self._record(error)
         return result
+
+
+def _uninterpreted_cast(value: SymValue, target: SymValue) -> bool:
+    """Casts left uninterpreted: text to any type, any type to text, DOUBLE to DECIMAL."""
+    if value.kind == "other":
+        return False
+    return "text" in (value.kind, target.kind) or (value.kind, target.kind) == ("float", "decimal")
 
 
 def _rendered(node: exp.Expr) -> str:
