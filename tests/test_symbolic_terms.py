@@ -197,6 +197,7 @@ EXPRESSIONS = [
     "EXTRACT(HOUR FROM ts)",
     "EXTRACT(MINUTE FROM ts) + EXTRACT(SECOND FROM ts)",
     "DATE_TRUNC('month', dt)",
+    "DATE_TRUNC('month', ts)",
     "DATE_TRUNC('quarter', ts)",
     "DATE_TRUNC('year', ts) = DATE_TRUNC('year', dt)",
     "DATE_TRUNC('hour', ts)",
