@@ -4,7 +4,9 @@ The trees are the ``.qualified`` trees of :func:`sqlequiv.guard.guard_query`,
 in the source dialect; the meaning given to them is what DuckDB does when it
 runs the query's ``.duckdb_sql``. Where sqlglot's DuckDB rendering depends on
 source-dialect arguments (typed and safe division), the rules mirror its
-generator. Anything without a faithful translation raises
+generator. Function calls the rules below do not cover go to
+:mod:`.functions` (an exact term, or an uninterpreted function for a listed
+deterministic one). Anything without a faithful translation raises
 :class:`Unsupported` naming the construct.
 
 Errors: DuckDB raises an error, instead of producing a value, on integer or
@@ -514,7 +516,9 @@ class Translator:
             # Only unambiguous spellings are accepted, for TRY_CAST too: a
             # spelling we refuse might still be one DuckDB reads.
             return self._string_literal(source.name, target)
-        value = self.value(source)
+        return self._cast_value(self.value(source), target, safe=safe)
+
+    def _cast_value(self, value: SymValue, target: SymValue, *, safe: bool) -> SymValue:
         try:
             result, error = arith.cast(value, target)
         except Unsupported:
@@ -528,6 +532,16 @@ class Translator:
             return replace(result, null=z3.Or(result.null, error))
         self._record(error)
         return result
+
+    def _to_date(self, node: exp.TsOrDsToDate) -> SymValue:
+        # MySQL's DATE(x) and similar: sqlglot renders them as a plain cast for DuckDB
+        # (and a conversion of a conversion as the inner one).
+        rendered, inner = _rendered(node), _rendered(node.this)
+        if rendered == inner and isinstance(node.this, exp.TsOrDsToDate):
+            return self.value(node.this)
+        if rendered != f"CAST({inner} AS DATE)":
+            raise Unsupported(f"the date conversion {_snippet(node)}")
+        return self._cast_value(self.value(node.this), null_of("date"), safe=False)
 
     # -- other functions ----------------------------------------------------------------
 
@@ -716,6 +730,7 @@ _HANDLERS: dict[type[exp.Expr], Callable[..., SymValue | SymBool]] = {
     exp.Length: Translator._length,
     exp.Cast: Translator._cast,
     exp.TryCast: Translator._cast,
+    exp.TsOrDsToDate: Translator._to_date,
     exp.Extract: Translator._date_part,
     exp.Year: Translator._date_part,
     exp.Month: Translator._date_part,
