@@ -42,6 +42,16 @@ SELECT c.customer_id, o.order_id
 FROM customers c
 JOIN orders o ON o.customer_id = c.customer_id;
 
+# title: GREATEST with a floor at the bound keeps the rows below it
+# expect: not_equivalent
+SELECT order_id FROM orders WHERE GREATEST(amount, 10) >= 10;
+SELECT order_id FROM orders WHERE amount >= 10;
+
+# title: a date_diff in months counts boundaries, not 30-day periods
+# expect: not_equivalent
+SELECT customer_id FROM customers WHERE date_diff('month', created_at, DATE '2024-03-01') <= 1;
+SELECT customer_id FROM customers WHERE created_at >= DATE '2024-01-31';
+
 # title: YEAR of a date vs a range that leaves out New Year's Day
 # expect: not_equivalent
 # cause: filter_window

@@ -174,3 +174,17 @@ SELECT o.order_id FROM orders o JOIN customers c ON c.customer_id = o.customer_i
 WHERE UPPER(c.name) = 'ACME' AND o.amount > 5;
 SELECT o.order_id FROM customers c JOIN orders o ON o.customer_id = c.customer_id
 WHERE o.amount >= 5.01 AND UPPER(c.name) = 'ACME';
+
+# title: a date_diff in days vs the date it bounds
+# expect: equivalent
+# method: symbolic
+# note: date_diff('day', d, DATE '2024-03-01') is the day count between them; <= 30 means d >= 2024-01-31
+SELECT customer_id FROM customers WHERE date_diff('day', created_at, DATE '2024-03-01') <= 30;
+SELECT customer_id FROM customers WHERE created_at >= DATE '2024-01-31';
+
+# title: GREATEST with a floor below the bound vs the bound alone
+# expect: equivalent
+# method: symbolic
+# note: GREATEST skips a NULL amount (giving 10, not above 20); amount > 20 is unknown there
+SELECT order_id FROM orders WHERE GREATEST(amount, 10) > 20;
+SELECT order_id FROM orders WHERE amount > 20;

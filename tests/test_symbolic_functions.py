@@ -73,6 +73,20 @@ EXACT = [
     "ROUND(d, 5)",
     "ROUND(e, -1)",
     "ROUND(e, 1)",
+    "GREATEST(i, a)",
+    "LEAST(i, NULL, a)",
+    "GREATEST(s, t)",
+    "LEAST(d, e)",
+    "GREATEST(dt, ts)",
+    "FLOOR(d)",
+    "CEIL(d)",
+    "CEILING(e)",
+    "FLOOR(x)",
+    "CEIL(x)",
+    "DATE_DIFF('day', dt, ts)",
+    "DATE_DIFF('month', ts, dt)",
+    "DATEDIFF('year', dt, DATE '2024-02-29')",
+    "DATE_DIFF('quarter', ts, ts)",
     "SUBSTRING(s, 1, 2) = 'ab'",
     "LEFT(s, 1) || RIGHT(s, 1)",
 ]
@@ -87,6 +101,8 @@ DIALECT_EXACT = [
     ("mysql", "DATE(ts)"),
     ("mysql", "YEAR(ts)"),
     ("mysql", "MONTH(DATE(ts))"),
+    ("mysql", "DATEDIFF(ts, dt)"),
+    ("postgres", "GREATEST(i, a, 3)"),
 ]
 
 TEXTS = st.one_of(
@@ -103,6 +119,24 @@ DECIMALS = st.one_of(
     st.integers(-(10**10) + 1, 10**10 - 1).map(lambda n: str(Decimal(n).scaleb(-3))),
 ).map(lambda text: Decimal(text).quantize(Decimal("0.001")))
 SMALL = st.sampled_from([Decimal(n) for n in (0, 4, 5, -5, 94, 95, 99, -99, -95)])
+FLOATS = st.sampled_from([0.0, -0.5, 0.5, 2.5, -2.5, 1e300, -1e-300, float("inf"), float("nan")])
+DATES = st.one_of(
+    st.sampled_from(
+        [dt.date(2024, 1, 31), dt.date(2024, 2, 1), dt.date(1969, 12, 31), dt.date(2023, 12, 31)]
+    ),
+    st.dates(dt.date(1600, 1, 1), dt.date(2400, 12, 31)),
+)
+TIMESTAMPS = st.one_of(
+    st.sampled_from(
+        [
+            dt.datetime(1969, 12, 31, 23, 59, 59, 999999),
+            dt.datetime(1969, 12, 31, 0, 0, 0, 1),
+            dt.datetime(2024, 3, 31, 23, 0),
+            dt.datetime(2024, 1, 1),
+        ]
+    ),
+    st.datetimes(dt.datetime(1600, 1, 1), dt.datetime(2400, 12, 31)),
+)
 
 
 def _maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -117,9 +151,9 @@ ROWS = st.lists(
         _maybe(TINY),
         _maybe(DECIMALS),
         _maybe(SMALL),
-        st.none(),
-        st.none(),
-        st.none(),
+        _maybe(FLOATS),
+        _maybe(DATES),
+        _maybe(TIMESTAMPS),
     ),
     min_size=1,
     max_size=4,
@@ -307,7 +341,8 @@ def test_try_cast_may_be_null_on_a_present_argument() -> None:
         "CURRENT_DATE",
         "UUID()",
         "TYPEOF(s)",  # depends on the type, not only the value: not listed
-        "GREATEST(i, a)",  # not strict in DuckDB (NULLs are skipped): not listed
+        "GREATEST(NULL, NULL)",  # no typed argument: the result type is unknown
+        "HASH(s)",  # deterministic, but not listed: its result type is DuckDB's business
         "UPPER(i)",  # no implicit cast to VARCHAR is assumed
         "CONCAT(dt, s)",
         "SUBSTRING(s, 1, 2)",  # spark renders it with CASE around the arguments

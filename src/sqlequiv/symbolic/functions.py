@@ -17,6 +17,10 @@ Exact terms (:func:`exact_call`) -- checked against DuckDB in
 * ``STRPOS``/``INSTR``, ``CONTAINS``, ``STARTS_WITH``/``PREFIX``,
   ``ENDS_WITH``/``SUFFIX``;
 * ``CONCAT`` (DuckDB's skips NULLs) of text, integers and decimals;
+* ``GREATEST``/``LEAST`` (which skip NULLs too), in the arguments' common type;
+* ``FLOOR``/``CEIL`` of decimals (``DECIMAL(p, 0)``) and floats;
+* ``DATE_DIFF('day' | 'month' | 'quarter' | 'year', a, b)`` of dates and
+  timestamps: the number of boundaries crossed, from the calendar fields;
 * ``ROUND(x[, n])`` of an integer or decimal with a constant ``n``: half away
   from zero, with DuckDB's result type (an integer keeps its type and errs on
   overflow; ``DECIMAL(p, s)`` becomes ``DECIMAL(p, min(n, s))`` for
@@ -52,22 +56,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sqlglot
 import z3
 from sqlglot import exp
 
+from sqlequiv.symbolic import calendar
 from sqlequiv.symbolic.arith import Result, decimal_text, int_text, round_half_away
+from sqlequiv.symbolic.domain import MICROS_PER_DAY
 from sqlequiv.symbolic.sqlvalue import (
     MAX_PRECISION,
     SymValue,
     Unsupported,
+    compare,
     fp_sort,
     int_range,
+    ite,
     null_of,
     text_value,
     to_float,
+    unify_all,
 )
 
 __all__ = [
@@ -381,7 +390,77 @@ def _round(args: Sequence[SymValue]) -> Result | None:
     return SymValue("decimal", value, x.null, 0, precision=precision), error
 
 
+def _extreme(largest: bool) -> Callable[[Sequence[SymValue]], Result | None]:
+    # DuckDB's GREATEST/LEAST skip NULLs (NULL only when every argument is) and
+    # compare in the arguments' common type.
+    def translate(args: Sequence[SymValue]) -> Result | None:
+        typed = [a for a in args if a.kind != "other"]
+        if not typed or any(a.kind == "bool" for a in typed):
+            return None
+        values = unify_all(typed)
+        best = values[0]
+        for v in values[1:]:
+            better = compare(">" if largest else "<", v, best).true
+            best = ite(z3.Or(best.null, better), v, best)
+        return best, _NO_ERROR
+
+    return translate
+
+
+def _rounded(up: bool) -> Callable[[Sequence[SymValue]], Result | None]:
+    def translate(args: Sequence[SymValue]) -> Result | None:
+        (x,) = args
+        if x.kind == "float":
+            mode = z3.RTP() if up else z3.RTN()
+            return replace(x, value=z3.fpRoundToIntegral(mode, x.value)), _NO_ERROR
+        if x.kind != "decimal":
+            return None  # FLOOR of an integer is a DOUBLE in DuckDB: not modelled
+        unit = 10**x.scale
+        value = -((-x.value) / unit) if up else x.value / unit  # z3's / floors
+        return SymValue("decimal", value, x.null, 0, precision=x.precision), _NO_ERROR
+
+    return translate
+
+
+def _string_constant(v: SymValue) -> str | None:
+    simplified = z3.simplify(v.value)
+    if v.kind == "text" and z3.is_string_value(simplified) and z3.is_false(z3.simplify(v.null)):
+        return str(simplified.as_string())
+    return None
+
+
+def _date_diff(args: Sequence[SymValue]) -> Result | None:
+    unit = _string_constant(args[0])
+    a, b = args[1], args[2]
+    if unit is None or a.kind not in ("date", "timestamp") or b.kind not in ("date", "timestamp"):
+        return None
+    unit = unit.strip().upper().removesuffix("S")
+    if unit not in ("DAY", "MONTH", "QUARTER", "YEAR"):
+        return None  # finer units count boundaries with C++ division: not modelled
+
+    def index(v: SymValue) -> z3.ArithRef:
+        days = v.value if v.kind == "date" else v.value / MICROS_PER_DAY
+        if unit == "DAY":
+            return days
+        year, month, _ = calendar.civil(days)
+        if unit == "YEAR":
+            return year
+        if unit == "QUARTER":
+            return year * 4 + (month - 1) / 3
+        return year * 12 + month - 1
+
+    value = index(b) - index(a)
+    return SymValue("int", value, _any_null([a, b]), bits=64), _NO_ERROR
+
+
 _EXACT: dict[str, Callable[[Sequence[SymValue]], Result | None]] = {
+    "greatest": _extreme(largest=True),
+    "least": _extreme(largest=False),
+    "floor": _rounded(up=False),
+    "ceil": _rounded(up=True),
+    "ceiling": _rounded(up=True),
+    "date_diff": _date_diff,
+    "datediff": _date_diff,
     "substring": _substring,
     "substr": _substring,
     "left": _left,
@@ -397,7 +476,20 @@ _EXACT: dict[str, Callable[[Sequence[SymValue]], Result | None]] = {
     "round": _round,
 }
 
-_ARITIES = {"substring": (2, 3), "substr": (2, 3), "round": (1, 2), "concat": None}
+_ARITIES = {
+    "substring": (2, 3),
+    "substr": (2, 3),
+    "round": (1, 2),
+    "concat": None,
+    "greatest": None,
+    "least": None,
+    "floor": (1,),
+    "ceil": (1,),
+    "ceiling": (1,),
+    "date_diff": (3,),
+    "datediff": (3,),
+}
+_SKIPS_NULLS = ("concat", "greatest", "least")
 
 
 def exact_call(name: str, args: Sequence[SymValue]) -> Result | None:
@@ -408,6 +500,6 @@ def exact_call(name: str, args: Sequence[SymValue]) -> Result | None:
     arities = _ARITIES.get(name, (2,))
     if arities is not None and len(args) not in arities:
         return None
-    if name != "concat" and any(a.kind == "other" for a in args):
+    if name not in _SKIPS_NULLS and any(a.kind == "other" for a in args):
         return None  # an untyped NULL: left to the uninterpreted path (it gives NULL)
     return translate(args)

@@ -543,6 +543,24 @@ class Translator:
             raise Unsupported(f"the date conversion {_snippet(node)}")
         return self._cast_value(self.value(node.this), null_of("date"), safe=False)
 
+    def _date_diff(self, node: exp.DateDiff) -> SymValue:
+        # sqlglot keeps the end first (``this``) and renders DuckDB's DATE_DIFF(unit,
+        # start, end); read the unit and the order off that rendering.
+        start, end = node.expression, node.this
+        match = re.fullmatch(
+            rf"DATE_DIFF\('(\w+)', {re.escape(_rendered(start))}, {re.escape(_rendered(end))}\)",
+            _rendered(node),
+        )
+        if not match:
+            raise Unsupported(f"the date difference {_snippet(node)}")
+        args = [constant(match.group(1), "text"), self.value(start), self.value(end)]
+        exact = functions.exact_call("date_diff", args)
+        if exact is None:
+            raise Unsupported(f"the date difference {_snippet(node)}")
+        result, error = exact
+        self._record(error)
+        return result
+
     # -- other functions ----------------------------------------------------------------
 
     def _function(self, node: exp.Func) -> SymValue:
@@ -731,6 +749,7 @@ _HANDLERS: dict[type[exp.Expr], Callable[..., SymValue | SymBool]] = {
     exp.Cast: Translator._cast,
     exp.TryCast: Translator._cast,
     exp.TsOrDsToDate: Translator._to_date,
+    exp.DateDiff: Translator._date_diff,
     exp.Extract: Translator._date_part,
     exp.Year: Translator._date_part,
     exp.Month: Translator._date_part,
