@@ -410,7 +410,7 @@ def _extreme(largest: bool) -> Callable[[Sequence[SymValue]], Result | None]:
 def _rounded(up: bool) -> Callable[[Sequence[SymValue]], Result | None]:
     def translate(args: Sequence[SymValue]) -> Result | None:
         (x,) = args
-        if x.kind == "float":
+        if x.kind == "float" and x.bits == 64:
             mode = z3.RTP() if up else z3.RTN()
             return replace(x, value=z3.fpRoundToIntegral(mode, x.value)), _NO_ERROR
         if x.kind != "decimal":
