@@ -879,6 +879,8 @@ def test_variable_domains() -> None:
         ("s LIKE s", "pattern that is not a literal"),
         ("s LIKE 'a!' ESCAPE '!'", "escape character"),
         ("s ILIKE 'é%'", "ILIKE"),
+        ("s > '\U0002FFFF'", "U\\+1FFFF"),
+        ("s LIKE '_\U00030000'", "U\\+1FFFF"),
         ("ts < '2024-01-01T00:00:00+02'", "as a timestamp"),
         ("dt = '2024-01-01 10:00'", "as a date"),
         ("i = '1.0'", "as a int"),
