@@ -90,6 +90,11 @@ EXACT = [
     "DATE_DIFF('month', ts, dt)",
     "DATEDIFF('year', dt, DATE '2024-02-29')",
     "DATE_DIFF('quarter', ts, ts)",
+    "DATE_PART('year', dt)",
+    "DATE_PART('dow', ts)",
+    "DATE_PART('doy', dt)",
+    "DATE_PART('second', ts)",
+    "DATE_PART('quarter', ts)",
     "SUBSTRING(s, 1, 2) = 'ab'",
     "LEFT(s, 1) || RIGHT(s, 1)",
 ]

@@ -19,6 +19,7 @@ Exact terms (:func:`exact_call`) -- checked against DuckDB in
 * ``CONCAT`` (DuckDB's skips NULLs) of text, integers and decimals;
 * ``GREATEST``/``LEAST`` (which skip NULLs too), in the arguments' common type;
 * ``FLOOR``/``CEIL`` of decimals (``DECIMAL(p, 0)``) and floats;
+* ``DATE_PART('year' | 'month' | 'dow' | ..., x)``, as :mod:`.calendar` extracts them;
 * ``DATE_DIFF('day' | 'month' | 'quarter' | 'year', a, b)`` of dates and
   timestamps: the number of boundaries crossed, from the calendar fields;
 * ``ROUND(x[, n])`` of an integer or decimal with a constant ``n``: half away
@@ -453,7 +454,29 @@ def _date_diff(args: Sequence[SymValue]) -> Result | None:
     return SymValue("int", value, _any_null([a, b]), bits=64), _NO_ERROR
 
 
+#: DuckDB's names for the fields of ``DATE_PART`` that :mod:`.calendar` extracts.
+_DATE_PARTS = {
+    **{part: part for part in ("YEAR", "QUARTER", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND")},
+    "DOW": "DAYOFWEEK",
+    "DAYOFWEEK": "DAYOFWEEK",
+    "DOY": "DAYOFYEAR",
+    "DAYOFYEAR": "DAYOFYEAR",
+}
+
+
+def _date_part(args: Sequence[SymValue]) -> Result | None:
+    part = _string_constant(args[0])
+    if part is None or args[1].kind not in ("date", "timestamp"):
+        return None
+    field = _DATE_PARTS.get(part.strip().upper())
+    if field is None:
+        return None
+    return calendar.date_part(field, args[1]), _NO_ERROR
+
+
 _EXACT: dict[str, Callable[[Sequence[SymValue]], Result | None]] = {
+    "date_part": _date_part,
+    "datepart": _date_part,
     "greatest": _extreme(largest=True),
     "least": _extreme(largest=False),
     "floor": _rounded(up=False),
@@ -488,7 +511,7 @@ _ARITIES = {
     "ceiling": (1,),
     "date_diff": (3,),
     "datediff": (3,),
-}
+}  # the others take two arguments
 _SKIPS_NULLS = ("concat", "greatest", "least")
 
 
