@@ -39,18 +39,19 @@ results on equal arguments and that is all z3 assumes. What makes this sound:
   their list is an allowlist, not a denylist), whose result type follows from
   the argument types by a rule checked against DuckDB's ``typeof``;
 * NULL: every listed function is strict (a NULL argument gives NULL) and
-  gives a value on non-NULL arguments, checked against DuckDB; ``TRY_CAST``
+  gives a value on non-NULL arguments (checked against DuckDB on samples of
+  every argument type); ``TRY_CAST``
   may also give NULL, through a second uninterpreted predicate;
 * runtime errors: a listed function may raise on some inputs (a cast of
-  ``'x'`` to DATE, ``SQRT(-1)``). The layer's convention covers that: a
+  ``'x'`` to DATE or INTEGER). The layer's convention covers that: a
   database on which a query fails at run time is outside every claim (the
   search does not count it, bounded verification excludes it), and on every
   other database the function's value is what the term stands for.
 
 Witness generation and bounded verification share these terms: a model
 interprets each function freely, so its database is only a candidate, which
-both re-execute on DuckDB before anything is reported; an UNSAT answer holds
-for every interpretation and therefore for DuckDB's.
+the search and the pipeline execute on DuckDB before anything is reported; an
+UNSAT answer holds for every interpretation and therefore for DuckDB's.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ __all__ = [
     "Call",
     "duckdb_call",
     "exact_call",
+    "listed_call",
     "type_name",
     "uninterpreted",
 ]
