@@ -42,6 +42,46 @@ SELECT c.customer_id, o.order_id
 FROM customers c
 JOIN orders o ON o.customer_id = c.customer_id;
 
+# title: GREATEST with a floor at the bound keeps the rows below it
+# expect: not_equivalent
+SELECT order_id FROM orders WHERE GREATEST(amount, 10) >= 10;
+SELECT order_id FROM orders WHERE amount >= 10;
+
+# title: a date_diff in months counts boundaries, not 30-day periods
+# expect: not_equivalent
+SELECT customer_id FROM customers WHERE date_diff('month', created_at, DATE '2024-03-01') <= 1;
+SELECT customer_id FROM customers WHERE created_at >= DATE '2024-01-31';
+
+# title: YEAR of a date vs a range that leaves out New Year's Day
+# expect: not_equivalent
+# cause: filter_window
+SELECT customer_id FROM customers WHERE YEAR(created_at) = 2024;
+SELECT customer_id FROM customers
+WHERE created_at > DATE '2024-01-01' AND created_at < DATE '2025-01-01';
+
+# title: date_trunc to the month vs a month range that includes the next month's first instant
+# expect: not_equivalent
+# cause: filter_window
+SELECT order_id FROM orders WHERE date_trunc('month', placed_at) = DATE '2024-03-01';
+SELECT order_id FROM orders
+WHERE placed_at >= TIMESTAMP '2024-03-01' AND placed_at <= TIMESTAMP '2024-04-01';
+
+# title: an amount rounded to one decimal vs the amount
+# expect: not_equivalent
+# cause: same_keys_different_values
+SELECT order_id, ROUND(amount, 1) FROM orders;
+SELECT order_id, amount FROM orders;
+
+# title: LOWER of the status vs the status as stored
+# expect: not_equivalent
+SELECT order_id FROM orders WHERE LOWER(status) = 'paid';
+SELECT order_id FROM orders WHERE status = 'paid';
+
+# title: SUBSTRING from the second character vs a prefix test
+# expect: not_equivalent
+SELECT customer_id FROM customers WHERE SUBSTRING(name, 2, 2) = 'cm';
+SELECT customer_id FROM customers WHERE name LIKE 'cm%';
+
 # title: inner join where the reference keeps departments without employees
 # schema: hr
 # expect: not_equivalent

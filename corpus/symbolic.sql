@@ -119,3 +119,72 @@ WHERE placed_at >= TIMESTAMP '2024-01-01' AND placed_at < TIMESTAMP '2024-02-01'
 # schema: shop_nofk
 SELECT o.order_id FROM orders o JOIN customers c ON o.customer_id = c.customer_id;
 SELECT o.order_id FROM orders o;
+
+# title: YEAR of a date vs the half-open range of that year
+# expect: equivalent
+# method: symbolic
+SELECT customer_id FROM customers WHERE YEAR(created_at) = 2024;
+SELECT customer_id FROM customers
+WHERE created_at >= DATE '2024-01-01' AND created_at < DATE '2025-01-01';
+
+# title: date_trunc to the month vs a half-open month range
+# expect: equivalent
+# method: symbolic
+SELECT order_id FROM orders WHERE date_trunc('month', placed_at) = DATE '2024-03-01';
+SELECT order_id FROM orders
+WHERE placed_at >= TIMESTAMP '2024-03-01' AND placed_at < TIMESTAMP '2024-04-01';
+
+# title: a SUBSTRING prefix vs LIKE with that prefix
+# expect: equivalent
+# method: symbolic
+# note: SUBSTRING(s, 1, 2) is the first two code points of s, '' or one when s is shorter
+SELECT order_id FROM orders WHERE SUBSTRING(status, 1, 2) = 'pa';
+SELECT order_id FROM orders WHERE status LIKE 'pa%';
+
+# title: LEFT vs STARTS_WITH
+# expect: equivalent
+# method: symbolic
+SELECT customer_id FROM customers WHERE LEFT(name, 3) = 'Acm';
+SELECT customer_id FROM customers WHERE starts_with(name, 'Acm');
+
+# title: ROUND to a whole number vs the range that rounds to it
+# expect: equivalent
+# method: symbolic
+# note: DuckDB rounds decimals half away from zero; amount has two decimal places
+SELECT order_id FROM orders WHERE ROUND(amount) = 3;
+SELECT order_id FROM orders WHERE amount >= 2.5 AND amount < 3.5;
+
+# title: the same rounded value under two spellings of one filter
+# expect: equivalent
+# method: symbolic
+SELECT order_id, ROUND(amount, 1) FROM orders WHERE amount > 2;
+SELECT order_id, ROUND(amount, 1) FROM orders WHERE amount >= 2.01;
+
+# title: LOWER compared with two constants vs LOWER IN the list
+# expect: equivalent
+# method: symbolic
+# note: LOWER is left uninterpreted; equal arguments give equal results whatever it does
+SELECT order_id FROM orders WHERE LOWER(status) = 'paid' OR LOWER(status) = 'new';
+SELECT order_id FROM orders WHERE LOWER(status) IN ('new', 'paid');
+
+# title: an UPPER filter on the parent of a join with a rewritten amount bound
+# expect: equivalent
+# method: symbolic
+SELECT o.order_id FROM orders o JOIN customers c ON c.customer_id = o.customer_id
+WHERE UPPER(c.name) = 'ACME' AND o.amount > 5;
+SELECT o.order_id FROM customers c JOIN orders o ON o.customer_id = c.customer_id
+WHERE o.amount >= 5.01 AND UPPER(c.name) = 'ACME';
+
+# title: a date_diff in days vs the date it bounds
+# expect: equivalent
+# method: symbolic
+# note: date_diff('day', d, DATE '2024-03-01') is the day count between them; <= 30 means d >= 2024-01-31
+SELECT customer_id FROM customers WHERE date_diff('day', created_at, DATE '2024-03-01') <= 30;
+SELECT customer_id FROM customers WHERE created_at >= DATE '2024-01-31';
+
+# title: GREATEST with a floor below the bound vs the bound alone
+# expect: equivalent
+# method: symbolic
+# note: GREATEST skips a NULL amount (giving 10, not above 20); amount > 20 is unknown there
+SELECT order_id FROM orders WHERE GREATEST(amount, 10) > 20;
+SELECT order_id FROM orders WHERE amount > 20;

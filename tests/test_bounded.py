@@ -21,6 +21,7 @@ import pytest
 import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlglot import exp
 
 from sqlequiv.compare import compare_results
 from sqlequiv.corpus import CorpusCase, load_corpus
@@ -38,6 +39,7 @@ from sqlequiv.symbolic.bounded import bounded_check, suggest_row_bounds
 from sqlequiv.symbolic.domain import constant
 from sqlequiv.symbolic.encode import Encoder
 from sqlequiv.symbolic.formulas import disj, neg
+from sqlequiv.symbolic.functions import SIGNATURES, duckdb_call
 from sqlequiv.symbolic.relations import same_value
 from sqlequiv.symbolic.tables import build_database
 from sqlequiv.symbolic.terms import model_value
@@ -96,9 +98,26 @@ def test_corpus_pair(case: CorpusCase) -> None:
     where = f"{case.file.name}:{case.line} {case.title}"
     if result.status == "differ":
         assert result.database is not None
+        if _uninterpreted(cand, ref):
+            # z3 interprets an uninterpreted function freely: its model is a candidate
+            # the pipeline re-executes, valid but not necessarily separating.
+            assert python_violations(result.database, schema) == [], where
+            return
         # A refuted equivalent pair would be a corpus bug (or ours): either way, loud.
         assert case.expect == "not_equivalent", (where, result.database)
         assert _separates(result.database, cand, ref, schema), (where, result.database)
+
+
+def _uninterpreted(*queries: GuardedQuery) -> bool:
+    """Whether a query calls a function the term layer may leave uninterpreted."""
+    for query in queries:
+        for node in query.qualified.find_all(exp.Func):
+            if isinstance(node, exp.Cast | exp.TsOrDsToDate):
+                return True
+            call = duckdb_call(node)
+            if call is not None and call.name in SIGNATURES:
+                return True
+    return False
 
 
 def test_corpus_summary() -> None:

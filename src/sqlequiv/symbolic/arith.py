@@ -39,16 +39,20 @@ from sqlequiv.symbolic.sqlvalue import (
 )
 
 __all__ = [
+    "Result",
     "absolute",
     "add_interval",
     "arith",
     "cast",
     "concat",
+    "decimal_text",
     "divide",
     "int_divide",
+    "int_text",
     "length",
     "modulo",
     "negate",
+    "round_half_away",
     "trunc_divide",
 ]
 
@@ -327,14 +331,16 @@ def add_interval(a: SymValue, micros: int) -> Result:
 # -- strings ---------------------------------------------------------------------
 
 
-def _int_text(value: z3.ArithRef) -> z3.SeqRef:
+def int_text(value: z3.ArithRef) -> z3.SeqRef:
+    """An integer as DuckDB casts it to text."""
     # z3's IntToStr is "" for negative numbers.
     return z3.If(value >= 0, z3.IntToStr(value), z3.Concat(z3.StringVal("-"), z3.IntToStr(-value)))
 
 
-def _decimal_text(value: z3.ArithRef, scale: int) -> z3.SeqRef:
+def decimal_text(value: z3.ArithRef, scale: int) -> z3.SeqRef:
+    """A decimal (``value`` scaled by ``10**scale``) as DuckDB casts it to text."""
     if scale == 0:
-        return _int_text(value)
+        return int_text(value)
     magnitude = z3.If(value < 0, -value, value)
     unit = 10**scale
     padded = z3.Concat(z3.StringVal("0" * scale), z3.IntToStr(magnitude % unit))
@@ -347,9 +353,9 @@ def _text(v: SymValue) -> z3.SeqRef:
     if v.kind == "text":
         return v.value
     if v.kind == "int":
-        return _int_text(v.value)
+        return int_text(v.value)
     if v.kind == "decimal":
-        return _decimal_text(v.value, v.scale)
+        return decimal_text(v.value, v.scale)
     if v.kind == "bool":
         return z3.If(v.value, z3.StringVal("true"), z3.StringVal("false"))
     raise Unsupported(f"{v.kind} as text")
@@ -376,7 +382,7 @@ def length(a: SymValue) -> Result:
 # -- casts -----------------------------------------------------------------------
 
 
-def _round_half_away(value: z3.ArithRef, by: int) -> z3.ArithRef:
+def round_half_away(value: z3.ArithRef, by: int) -> z3.ArithRef:
     """``value / 10**by`` rounded half away from zero (DuckDB's decimal rounding)."""
     unit = 10**by
     magnitude = (z3.If(value < 0, -value, value) + unit // 2) / unit
@@ -406,7 +412,7 @@ def cast(v: SymValue, target: SymValue) -> Result:
         if v.kind == "int":
             value = v.value
         elif v.kind == "decimal":
-            value = _round_half_away(v.value, v.scale)
+            value = round_half_away(v.value, v.scale)
         elif v.kind == "bool":
             value = z3.If(v.value, z3.IntVal(1), z3.IntVal(0))
         elif v.kind == "float":
@@ -422,7 +428,7 @@ def cast(v: SymValue, target: SymValue) -> Result:
             raise Unsupported(f"CAST of {v.kind} to DECIMAL")
         scale = v.scale if v.kind == "decimal" else 0
         shift = target.scale - scale
-        value = _rescale(v.value, shift) if shift >= 0 else _round_half_away(v.value, -shift)
+        value = _rescale(v.value, shift) if shift >= 0 else round_half_away(v.value, -shift)
         err = z3.And(present, _out_of_decimal(value, target.precision))
         result = SymValue("decimal", value, v.null, target.scale, precision=target.precision)
         return result, err

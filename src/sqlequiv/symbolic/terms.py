@@ -12,6 +12,9 @@ implementation is split by concern:
   with DuckDB's result types and error conditions;
 * :mod:`~sqlequiv.symbolic.like` -- LIKE/ILIKE patterns as regular expressions;
 * :mod:`~sqlequiv.symbolic.calendar` -- EXTRACT/YEAR/.../DATE_TRUNC in linear arithmetic;
+* :mod:`~sqlequiv.symbolic.functions` -- other function calls: exact string functions
+  and ROUND, uninterpreted functions for listed deterministic ones and casts from or
+  to text;
 * :mod:`~sqlequiv.symbolic.translate` -- :class:`Translator` for sqlglot trees.
 
 Errors are part of the meaning: :attr:`Translator.errors` lists conditions

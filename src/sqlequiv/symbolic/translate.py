@@ -4,7 +4,9 @@ The trees are the ``.qualified`` trees of :func:`sqlequiv.guard.guard_query`,
 in the source dialect; the meaning given to them is what DuckDB does when it
 runs the query's ``.duckdb_sql``. Where sqlglot's DuckDB rendering depends on
 source-dialect arguments (typed and safe division), the rules mirror its
-generator. Anything without a faithful translation raises
+generator. Function calls the rules below do not cover go to
+:mod:`.functions` (an exact term, or an uninterpreted function for a listed
+deterministic one). Anything without a faithful translation raises
 :class:`Unsupported` naming the construct.
 
 Errors: DuckDB raises an error, instead of producing a value, on integer or
@@ -27,7 +29,8 @@ import sqlglot
 import z3
 from sqlglot import exp
 
-from sqlequiv.symbolic import arith, calendar
+from sqlequiv.policy import function_name, varies_between_runs
+from sqlequiv.symbolic import arith, calendar, functions
 from sqlequiv.symbolic.domain import constant, parse_literal
 from sqlequiv.symbolic.like import like_regex
 from sqlequiv.symbolic.sqlvalue import (
@@ -179,8 +182,7 @@ class Translator:
         if isinstance(node, exp.Collate):
             raise Unsupported(f"COLLATE ({_snippet(node)})")
         if isinstance(node, exp.Func):
-            name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
-            raise Unsupported(f"the function {name.upper()} ({_snippet(node)})")
+            return self._function(node)
         raise Unsupported(f"{type(node).__name__} ({_snippet(node)})")
 
     def _operands(self, nodes: Sequence[exp.Expr]) -> list[SymValue]:
@@ -208,7 +210,7 @@ class Translator:
 
     def _string_literal(self, text: str, target: SymValue | None) -> SymValue:
         if target is None or target.kind == "text":
-            return constant(text, "text")
+            return _text_constant(text)
         return parse_literal(text, target)
 
     # -- leaves ----------------------------------------------------------------
@@ -218,7 +220,7 @@ class Translator:
 
     def _literal(self, node: exp.Literal) -> SymValue:
         if node.is_string:
-            return constant(node.name, "text")
+            return _text_constant(node.name)
         return _number(node.name)
 
     def _boolean(self, node: exp.Boolean) -> SymValue:
@@ -299,6 +301,7 @@ class Translator:
         else:
             if not _is_string_literal(pattern_node):
                 raise Unsupported(f"LIKE with a pattern that is not a literal ({_snippet(node)})")
+            _text_constant(pattern_node.name + (escape or ""))  # the alphabet check
             regex = like_regex(pattern_node.name, escape=escape, fold=fold)
             matches = z3.InRe(subject.value, regex)
             present = z3.Not(subject.null)
@@ -514,12 +517,71 @@ class Translator:
             # Only unambiguous spellings are accepted, for TRY_CAST too: a
             # spelling we refuse might still be one DuckDB reads.
             return self._string_literal(source.name, target)
-        value = self.value(source)
-        result, error = arith.cast(value, target)
+        return self._cast_value(self.value(source), target, safe=safe)
+
+    def _cast_value(self, value: SymValue, target: SymValue, *, safe: bool) -> SymValue:
+        try:
+            result, error = arith.cast(value, target)
+        except Unsupported:
+            if not _uninterpreted_cast(value, target):
+                raise
+            # A cast is deterministic: what the arithmetic does not model of the casts
+            # DuckDB has is an uninterpreted function of the two types (see .functions).
+            name = "try_cast" if safe else "cast"
+            return functions.uninterpreted(name, [value], target, may_be_null=safe)
         if safe:
             return replace(result, null=z3.Or(result.null, error))
         self._record(error)
         return result
+
+    def _to_date(self, node: exp.TsOrDsToDate) -> SymValue:
+        # MySQL's DATE(x) and similar: sqlglot renders them as a plain cast for DuckDB
+        # (and a conversion of a conversion as the inner one).
+        rendered, inner = _rendered(node), _rendered(node.this)
+        if rendered == inner and isinstance(node.this, exp.TsOrDsToDate):
+            return self.value(node.this)
+        if rendered != f"CAST({inner} AS DATE)":
+            raise Unsupported(f"the date conversion {_snippet(node)}")
+        return self._cast_value(self.value(node.this), null_of("date"), safe=False)
+
+    def _date_diff(self, node: exp.DateDiff) -> SymValue:
+        # sqlglot keeps the end first (``this``) and renders DuckDB's DATE_DIFF(unit,
+        # start, end); read the unit and the order off that rendering.
+        start, end = node.expression, node.this
+        match = re.fullmatch(
+            rf"DATE_DIFF\('(\w+)', {re.escape(_rendered(start))}, {re.escape(_rendered(end))}\)",
+            _rendered(node),
+        )
+        if not match:
+            raise Unsupported(f"the date difference {_snippet(node)}")
+        args = [constant(match.group(1), "text"), self.value(start), self.value(end)]
+        exact = functions.exact_call("date_diff", args)
+        if exact is None:
+            raise Unsupported(f"the date difference {_snippet(node)}")
+        result, error = exact
+        self._record(error)
+        return result
+
+    # -- other functions ----------------------------------------------------------------
+
+    def _function(self, node: exp.Func) -> SymValue:
+        """An exact term where :mod:`.functions` has one, else an uninterpreted function."""
+        name = function_name(node).upper()
+        if varies_between_runs(node):
+            raise Unsupported(f"the function {name} (its value may change between calls)")
+        call = functions.duckdb_call(node)
+        if call is None:
+            raise Unsupported(f"the function {name} ({_snippet(node)})")
+        args = [self.value(arg) for arg in call.args]
+        exact = functions.exact_call(call.name, args)
+        if exact is not None:
+            result, error = exact
+            self._record(error)
+            return result
+        listed = functions.listed_call(call.name, args)
+        if listed is None:
+            raise Unsupported(f"the function {name} ({_snippet(node)})")
+        return listed
 
     # -- dates ------------------------------------------------------------------------
 
@@ -550,6 +612,30 @@ class Translator:
             result, error = arith.cast(result, null_of("date"))
             self._record(error)
         return result
+
+
+def _uninterpreted_cast(value: SymValue, target: SymValue) -> bool:
+    """Casts left uninterpreted: text to any type, any type to text, DOUBLE to DECIMAL."""
+    if value.kind == "other":
+        return False
+    return "text" in (value.kind, target.kind) or (value.kind, target.kind) == ("float", "decimal")
+
+
+#: z3's strings range over code points up to U+2FFFF, DuckDB's up to U+10FFFF. A proof
+#: over z3's alphabet still holds for DuckDB's when every DuckDB counterexample maps
+#: into it by an order-preserving renaming of characters that fixes those of the
+#: literals: characters above the literals' then take the room left above them. Keeping
+#: literals below U+20000 leaves 65,536 such characters, far more than the string
+#: terms a query of the accepted size can tell apart. Without this, ``LEFT(s, 1) >
+#: '\U0002FFFF'`` (or ``s LIKE '_' AND ...``) is "never true" to z3, but U+30000 is a
+#: character DuckDB stores.
+_MAX_LITERAL_CHAR = 0x1FFFF
+
+
+def _text_constant(text: str) -> SymValue:
+    if any(ord(char) > _MAX_LITERAL_CHAR for char in text):
+        raise Unsupported("a string literal with a character beyond U+1FFFF (z3's alphabet)")
+    return constant(text, "text")
 
 
 def _rendered(node: exp.Expr) -> str:
@@ -680,6 +766,8 @@ _HANDLERS: dict[type[exp.Expr], Callable[..., SymValue | SymBool]] = {
     exp.Length: Translator._length,
     exp.Cast: Translator._cast,
     exp.TryCast: Translator._cast,
+    exp.TsOrDsToDate: Translator._to_date,
+    exp.DateDiff: Translator._date_diff,
     exp.Extract: Translator._date_part,
     exp.Year: Translator._date_part,
     exp.Month: Translator._date_part,
