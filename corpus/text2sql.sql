@@ -11,6 +11,7 @@
 # title: singers who never performed, NOT IN vs NOT EXISTS (both columns NOT NULL)
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: singer.singer_id is the key and singer_in_concert.singer_id is NOT NULL, so NOT IN is never UNKNOWN and means "no equal row"
 SELECT name
 FROM singer
@@ -46,6 +47,7 @@ WHERE NOT EXISTS (SELECT 1 FROM stadium s
 # title: singers who never performed, LEFT JOIN IS NULL on a NOT NULL column vs NOT EXISTS
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: sic.concert_id is NOT NULL, so it is NULL exactly on the one NULL-extended row of a singer without a match; matched singers lose all their rows
 SELECT s.name
 FROM singer s
@@ -69,6 +71,7 @@ WHERE NOT EXISTS (SELECT 1 FROM city ci WHERE ci.country_code = co.code);
 
 # title: countries without a city, LEFT JOIN IS NULL on the city key vs NOT EXISTS
 # expect: equivalent
+# method: symbolic
 # note: ci.id is the PRIMARY KEY, NULL only on the NULL-extended row; a NULL country_code never matches in either query
 SELECT co.name
 FROM country co
@@ -81,6 +84,7 @@ WHERE NOT EXISTS (SELECT 1 FROM city ci WHERE ci.country_code = co.code);
 # title: ids of singers who never performed, EXCEPT vs NOT IN
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: EXCEPT removes duplicates, but singer_id is the key so the NOT IN side has none; both subquery columns are NOT NULL
 SELECT singer_id FROM singer
 EXCEPT
@@ -103,6 +107,7 @@ WHERE singer_id NOT IN (SELECT singer_id FROM singer_in_concert);
 
 # title: countries where English is not spoken, EXCEPT vs DISTINCT NOT EXISTS
 # expect: equivalent
+# method: symbolic
 # note: both return each country_code with at least one language row and no English row, once
 SELECT country_code FROM countrylanguage
 EXCEPT
@@ -127,6 +132,7 @@ SELECT country_code FROM countrylanguage WHERE language = 'English';
 
 # title: cities with a known country, join on the nullable FK vs country_code IS NOT NULL
 # expect: equivalent
+# method: symbolic
 # note: city.country_code REFERENCES country(code), the key: a non-NULL code matches exactly one country, a NULL one none
 SELECT ci.name
 FROM city ci
@@ -148,6 +154,7 @@ FROM city;
 # title: concerts with their stadium, join on the nullable FK vs stadium_id IS NOT NULL
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: concert.stadium_id REFERENCES stadium(stadium_id); the join adds no row and drops only NULL ids
 SELECT c.concert_name, c.year
 FROM concert c
@@ -173,6 +180,7 @@ WHERE stadium_id IS NOT NULL;
 # title: stadiums with their 2014 concerts, ON filter vs filtered derived table
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: a conjunct on the right side in ON filters the right input before the outer join
 SELECT s.name, c.concert_name
 FROM stadium s
@@ -184,6 +192,7 @@ LEFT JOIN (SELECT * FROM concert WHERE year = '2014') c ON c.stadium_id = s.stad
 # title: SELECT * over a LEFT JOIN, ON filter vs filtered derived table
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: the derived table keeps concert's columns in order, so * expands to the same nine columns
 SELECT *
 FROM stadium s
@@ -195,6 +204,7 @@ LEFT JOIN (SELECT * FROM concert WHERE year = '2014') c ON c.stadium_id = s.stad
 # title: number of 2014 concerts per stadium, ON filter vs derived table, zero counts kept
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: stadium_id is the key; a stadium without a 2014 concert has one NULL-extended row and COUNT(c.concert_id) = 0 in both
 SELECT s.stadium_id, COUNT(c.concert_id)
 FROM stadium s
@@ -223,6 +233,7 @@ LEFT JOIN concert c ON c.stadium_id = s.stadium_id AND c.year = '2014';
 
 # title: countries with more than 3 cities, HAVING vs filtered derived table
 # expect: equivalent
+# method: symbolic
 # note: HAVING is a filter over the grouped rows; the derived table computes the same groups and filters the same count
 SELECT country_code, COUNT(*)
 FROM city
@@ -234,6 +245,7 @@ WHERE n > 3;
 
 # title: continents whose average country population exceeds 1000000, HAVING vs derived table
 # expect: equivalent
+# method: symbolic
 # note: the aggregate in HAVING is not projected; the derived table computes it as a column and drops it after the filter
 SELECT continent
 FROM country
@@ -259,6 +271,7 @@ HAVING AVG(population) > 1000000;
 
 # title: names of countries in Europe or Asia, UNION vs DISTINCT with OR
 # expect: equivalent
+# method: symbolic
 # note: UNION removes duplicates, NULL names included, as DISTINCT does
 SELECT name FROM country WHERE continent = 'Europe'
 UNION
@@ -269,6 +282,7 @@ WHERE continent = 'Europe' OR continent = 'Asia';
 
 # title: names of countries in Europe or Asia, UNION vs DISTINCT with IN
 # expect: equivalent
+# method: symbolic
 # note: IN of two constants is the OR of two equalities
 SELECT name FROM country WHERE continent = 'Europe'
 UNION
@@ -279,6 +293,7 @@ WHERE continent IN ('Europe', 'Asia');
 
 # title: codes of European or very populous countries, UNION vs OR without DISTINCT
 # expect: equivalent
+# method: symbolic
 # note: code is the PRIMARY KEY, so the OR query has no duplicates for UNION to remove
 SELECT code FROM country WHERE continent = 'Europe'
 UNION
@@ -314,6 +329,7 @@ WHERE continent = 'Europe' OR continent = 'Asia';
 # title: total fare per airline, COALESCE(SUM) vs SUM(COALESCE)
 # schema: flights
 # expect: equivalent
+# method: symbolic
 # note: every group has a row; SUM over a group of NULL prices is NULL and becomes 0, and SUM of the zeros is 0
 SELECT airline, COALESCE(SUM(price), 0)
 FROM flights
@@ -325,6 +341,7 @@ GROUP BY airline;
 # title: total fare of every airline with zero for none, COALESCE(SUM) vs SUM(COALESCE) over a LEFT JOIN
 # schema: flights
 # expect: equivalent
+# method: symbolic
 # note: an airline without flights has one NULL-extended row whose COALESCE is 0; the group is never empty
 SELECT a.uid, COALESCE(SUM(f.price), 0)
 FROM airlines a
@@ -349,6 +366,7 @@ FROM flights;
 # title: flights departing in March 2024, date_trunc vs half-open range
 # schema: flights
 # expect: equivalent
+# method: symbolic
 # note: date_trunc('month', ts) = 2024-03-01 00:00 exactly when 2024-03-01 <= ts < 2024-04-01
 SELECT flight_id
 FROM flights
@@ -361,6 +379,7 @@ WHERE departs_at >= TIMESTAMP '2024-03-01 00:00:00'
 # title: flights flown in 2024, YEAR(date) vs range
 # schema: flights
 # expect: equivalent
+# method: symbolic
 # note: on a DATE, YEAR(d) = 2024 exactly when 2024-01-01 <= d < 2025-01-01; a NULL date fails both
 SELECT flight_id, flight_no
 FROM flights
@@ -372,6 +391,7 @@ WHERE flight_date >= DATE '2024-01-01' AND flight_date < DATE '2025-01-01';
 # title: flights departing in 2024, EXTRACT(YEAR) on a timestamp vs range
 # schema: flights
 # expect: equivalent
+# method: symbolic
 # note: the year of a timestamp is 2024 exactly when it lies in [2024-01-01, 2025-01-01)
 SELECT flight_id
 FROM flights
@@ -409,6 +429,7 @@ WHERE YEAR(departs_at) = 2024;
 # title: flights booked in 2024, CAST of the text date vs YEAR of the cast
 # schema: flights
 # expect: equivalent
+# method: symbolic
 # note: both cast the same text to DATE (an invalid text fails both); the year is 2024 exactly on [2024-01-01, 2025-01-01)
 SELECT flight_id
 FROM flights
@@ -435,6 +456,7 @@ WHERE CAST(booked_on AS DATE) = DATE '2024-03-01';
 # title: residents per dorm, GROUP BY the UNIQUE NOT NULL name vs the id and the name
 # schema: pets_students
 # expect: equivalent
+# method: symbolic
 # note: dorm_name is UNIQUE NOT NULL and dorm_id the key: each name is one dorm, so both groupings make the same groups
 SELECT d.dorm_name, COUNT(*)
 FROM dorm d
@@ -476,6 +498,7 @@ GROUP BY s.stu_id, s.fname;
 
 # title: number of continents, COUNT(DISTINCT) vs COUNT(*) over DISTINCT non-NULL values
 # expect: equivalent
+# method: symbolic
 # note: COUNT(DISTINCT x) counts the distinct non-NULL values, 0 on an empty table as COUNT(*) is
 SELECT COUNT(DISTINCT continent)
 FROM country;
@@ -492,6 +515,7 @@ FROM country;
 
 # title: number of cities of each country, scalar subquery vs LEFT JOIN with COUNT(ci.id)
 # expect: equivalent
+# method: symbolic
 # note: code is the key, so the groups are the country rows; a country without a city has one NULL-extended row and COUNT(ci.id) = 0, the subquery's COUNT(*) over no row
 SELECT co.name, (SELECT COUNT(*) FROM city ci WHERE ci.country_code = co.code)
 FROM country co;
@@ -526,6 +550,7 @@ FROM student s;
 
 # title: first ten languages by country and language, the country key written two ways
 # expect: equivalent
+# method: symbolic
 # note: co.code = cl.country_code on every joined row, and (country_code, language) is the key of countrylanguage, so the order is total and the same
 SELECT co.name, cl.language
 FROM country co
@@ -611,6 +636,7 @@ HAVING COUNT(*) = (SELECT MAX(n)
 # title: oldest singer, DESC NULLS LAST spelled out vs DuckDB's default
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: DuckDB sorts NULLs last in both directions by default; singer_id, the key, makes the order total
 SELECT name, age
 FROM singer
@@ -687,6 +713,7 @@ QUALIFY ROW_NUMBER() OVER (PARTITION BY country_code ORDER BY population DESC, i
 
 # title: population by continent and region with subtotals, ROLLUP vs GROUPING SETS
 # expect: equivalent
+# method: symbolic
 # note: ROLLUP (a, b) is GROUPING SETS ((a, b), (a), ())
 SELECT continent, region, SUM(population)
 FROM country
@@ -720,6 +747,7 @@ GROUP BY ROLLUP (continent, region);
 
 # title: countries whose name starts with A, SUBSTRING vs LIKE
 # expect: equivalent
+# method: symbolic
 # note: SUBSTRING(name, 1, 1) is the first character ('' for ''), so it is 'A' exactly when name LIKE 'A%'; NULL fails both
 SELECT name
 FROM country
@@ -742,6 +770,7 @@ WHERE SUBSTRING(name, 1, 1) = 'A';
 # title: average singer age per country rounded to two places, inline vs derived table
 # schema: concert_singer
 # expect: equivalent
+# method: symbolic
 # note: the same ROUND of the same AVG, computed in a derived table and rounded outside
 SELECT country, ROUND(AVG(age), 2)
 FROM singer

@@ -100,6 +100,9 @@ class Prover:
         # Solver calls left to the running proof (None outside equivalent()).
         self._checks_left: int | None = None
         self.last_reason: str | None = None
+        #: ``not_found`` when :attr:`last_reason` names a fact not proved rather than a
+        #: construct not handled (``unsupported``, the default).
+        self.last_status: str | None = None
         #: The budget that stopped the last proof ("check budget: ...", "time budget"), if any.
         self.stopped_by: str | None = None
 
@@ -109,7 +112,7 @@ class Prover:
 
         self._deadline = time.monotonic() + self.time_budget
         self._checks_left = self.max_checks
-        self.last_reason = self.stopped_by = None
+        self.last_reason = self.stopped_by = self.last_status = None
         try:
             left = unnest(read_query(candidate, top=True))
             right = unnest(read_query(reference, top=True))
@@ -526,6 +529,7 @@ class Prover:
                 )
             ):
                 aggregate = exp.Count(this=exp.Star())  # never NULL on a match
+                aggregate.type = output.type or exp.DataType.build("BIGINT")
             inner = exp.Table(
                 this=exp.to_identifier(child.table),
                 alias=exp.TableAlias(this=exp.to_identifier(child.alias)),
@@ -751,13 +755,13 @@ class Prover:
         ).true
         for lj, rj in zip(left.left_joins, right.left_joins, strict=True):
             if mapping.get(rj.source.alias) != lj.source.alias or lj.full != rj.full:
-                return False
+                return self._miss("the outer joins read different tables")
             on_l = scope.predicate("c", conjuncts(lj.on))
             on_r = scope.predicate("r", conjuncts(rj.on))
             if not self.valid(scope, z3.Implies(inner, on_l.true == on_r.true)):
-                return False
+                return self._miss("an outer join's ON is not proved to match the same rows")
         if not self.valid(scope, where_l.true == where_r.true):
-            return False
+            return self._miss("the WHERE conditions are not proved to keep the same rows")
         kept = where_l.true
         scope.kept = kept
         if (
@@ -766,25 +770,32 @@ class Prover:
             and not self._same_keys(scope, left.group, right.group, kept)
             and not self._same_partition(left, right, mapping)
         ):
-            return False
+            return self._miss("the GROUP BY keys are not proved to group alike")
         if left.having is not None or right.having is not None:
             having_l = scope.predicate("c", [left.having] if left.having is not None else [])
             having_r = scope.predicate("r", [right.having] if right.having is not None else [])
             if not self.valid(scope, z3.Implies(kept, having_l.true == having_r.true)):
-                return False
+                return self._miss("the HAVING conditions are not proved to keep the same groups")
         # Without GROUP BY an aggregate block returns one row even on empty input,
         # so its outputs may not assume a kept row.
         assume = kept if not (left.aggregate and left.group is None) else z3.BoolVal(True)
         outputs_l = _output_values(scope, "c", left.outputs)
         outputs_r = _output_values(scope, "r", right.outputs)
         if not self._outputs_match(scope, outputs_l, outputs_r, assume, top=top):
-            return False
+            return self._miss("an output column is not proved equal")
         if top and (right.order or left.limit is not None):
             orders = resolved_order(left), resolved_order(right)
             if orders[0] is None or orders[1] is None:
                 return False
-            return self._same_order(scope, orders[0], orders[1], assume)
+            if not self._same_order(scope, orders[0], orders[1], assume):
+                return self._miss("the ORDER BY keys are not proved to sort alike")
         return True
+
+    def _miss(self, reason: str) -> bool:
+        """Record the fact a proof attempt could not establish (the first one), and fail."""
+        if self.last_reason is None:
+            self.last_reason, self.last_status = reason, "not_found"
+        return False
 
     def _same_keys(
         self, scope: Scope, left: Sequence[exp.Expr], right: Sequence[exp.Expr], kept: z3.BoolRef

@@ -1,0 +1,252 @@
+"""The prover's normal form: each rewrite proves what it should, and its near miss is refuted.
+
+Every equivalence below is proved by the symbolic layer (``method == "symbolic"``), and
+every near miss — the same rewrite where a key, a NOT NULL, a GROUP BY or an order is
+missing — gets a counterexample that DuckDB re-executed. Real z3, real DuckDB.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sqlequiv import check
+
+SCHEMA = """
+CREATE TABLE dept (
+  deptno INTEGER PRIMARY KEY, name VARCHAR NOT NULL, code VARCHAR NOT NULL UNIQUE, budget INTEGER
+);
+CREATE TABLE emp (
+  empno INTEGER PRIMARY KEY,
+  ename VARCHAR,
+  job VARCHAR NOT NULL,
+  sal INTEGER NOT NULL,
+  comm INTEGER,
+  deptno INTEGER NOT NULL REFERENCES dept (deptno),
+  mgr INTEGER REFERENCES emp (empno),
+  badge VARCHAR UNIQUE
+);
+CREATE TABLE bonus (ename VARCHAR, amount INTEGER);
+"""
+
+PROVED = {
+    "ORDER BY inside a derived table": (
+        "SELECT t.ename FROM (SELECT ename FROM emp ORDER BY sal) t",
+        "SELECT ename FROM emp",
+    ),
+    "derived columns in another order": (
+        "SELECT t.job, SUM(t.sal) FROM (SELECT job, sal FROM emp UNION ALL "
+        "SELECT job, sal FROM emp) t GROUP BY t.job",
+        "SELECT t.job, SUM(t.sal) FROM (SELECT sal, job FROM emp UNION ALL "
+        "SELECT sal, job FROM emp) t GROUP BY t.job",
+    ),
+    "a grouping key the WHERE fixes": (
+        "SELECT COUNT(*) FROM emp WHERE deptno = 10 GROUP BY deptno, sal",
+        "SELECT COUNT(*) FROM emp WHERE deptno = 10 GROUP BY sal",
+    ),
+    "GROUP BY a UNIQUE NOT NULL column vs the key": (
+        "SELECT d.code, COUNT(*) FROM dept d JOIN emp e ON e.deptno = d.deptno "
+        "GROUP BY d.deptno, d.code",
+        "SELECT d.code, COUNT(*) FROM dept d JOIN emp e ON e.deptno = d.deptno "
+        "GROUP BY d.code",
+    ),
+    "DISTINCT over a key of every joined row": (
+        "SELECT DISTINCT e.empno, d.name FROM emp e JOIN dept d ON d.deptno = e.deptno",
+        "SELECT e.empno, d.name FROM emp e JOIN dept d ON d.deptno = e.deptno",
+    ),
+    "a LEFT JOIN read only by IS NOT NULL is EXISTS": (
+        "SELECT e.empno FROM emp e LEFT JOIN (SELECT DISTINCT ename FROM bonus) b "
+        "ON b.ename = e.ename WHERE b.ename IS NOT NULL OR e.sal > 10",
+        "SELECT e.empno FROM emp e WHERE EXISTS "
+        "(SELECT 1 FROM bonus b WHERE b.ename = e.ename) OR e.sal > 10",
+    ),
+    "an unread LEFT JOIN on a key": (
+        "SELECT e.empno FROM emp e LEFT JOIN dept d ON d.deptno = e.mgr",
+        "SELECT empno FROM emp",
+    ),
+    "NOT IN over NOT NULL columns is NOT EXISTS": (
+        "SELECT d.name FROM dept d WHERE d.deptno NOT IN (SELECT e.deptno FROM emp e)",
+        "SELECT d.name FROM dept d WHERE NOT EXISTS "
+        "(SELECT 1 FROM emp e WHERE e.deptno = d.deptno)",
+    ),
+    "LEFT JOIN … IS NULL on a NOT NULL column is NOT EXISTS": (
+        "SELECT d.name FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno WHERE e.job IS NULL",
+        "SELECT d.name FROM dept d WHERE NOT EXISTS "
+        "(SELECT 1 FROM emp e WHERE e.deptno = d.deptno)",
+    ),
+    "COUNT(DISTINCT) vs COUNT over a finer grouping": (
+        "SELECT deptno, COUNT(DISTINCT job) FROM emp GROUP BY deptno",
+        "SELECT t.deptno, COUNT(t.job) FROM (SELECT deptno, job FROM emp "
+        "GROUP BY deptno, job) t GROUP BY t.deptno",
+    ),
+    "SUM of partial SUMs": (
+        "SELECT deptno, SUM(sal) FROM emp GROUP BY deptno",
+        "SELECT t.deptno, SUM(t.s) FROM (SELECT deptno, job, SUM(sal) AS s FROM emp "
+        "GROUP BY deptno, job) t GROUP BY t.deptno",
+    ),
+    "a strict derived column on the padded side": (
+        "SELECT b.amount, e.s FROM bonus b LEFT JOIN (SELECT ename, "
+        "CASE WHEN sal < 10 THEN -sal ELSE sal END AS s FROM emp) e ON e.ename = b.ename",
+        "SELECT b.amount, CASE WHEN e.sal < 10 THEN -e.sal ELSE e.sal END "
+        "FROM bonus b LEFT JOIN emp e ON e.ename = b.ename",
+    ),
+    "an ON condition the WHERE already implies": (
+        "SELECT e.empno, d.name FROM emp e LEFT JOIN dept d ON d.deptno = 10 "
+        "WHERE e.empno = 10",
+        "SELECT e.empno, d.name FROM emp e LEFT JOIN dept d ON d.deptno = e.empno "
+        "WHERE e.empno = 10",
+    ),
+    "EXISTS vs a cross join with a grouped constant": (
+        "SELECT empno FROM emp WHERE EXISTS (SELECT 1 FROM dept WHERE budget > 5)",
+        "SELECT e.empno FROM emp e, (SELECT 1 AS i FROM dept WHERE budget > 5 GROUP BY TRUE) t",
+    ),
+    "UNION of two filters vs DISTINCT with OR": (
+        "SELECT job FROM emp WHERE sal > 10 UNION SELECT job FROM emp WHERE comm > 5",
+        "SELECT DISTINCT job FROM emp WHERE sal > 10 OR comm > 5",
+    ),
+    "EXCEPT vs NOT IN on NOT NULL keys": (
+        "SELECT deptno FROM dept EXCEPT SELECT deptno FROM emp",
+        "SELECT deptno FROM dept WHERE deptno NOT IN (SELECT deptno FROM emp)",
+    ),
+    "HAVING vs a filtered aggregate": (
+        "SELECT deptno, COUNT(*) FROM emp GROUP BY deptno HAVING COUNT(*) > 3",
+        "SELECT t.deptno, t.c FROM (SELECT deptno, COUNT(*) AS c FROM emp GROUP BY deptno) t "
+        "WHERE t.c > 3",
+    ),
+    "a join on a nullable foreign key is its IS NOT NULL": (
+        "SELECT e.empno FROM emp e JOIN emp m ON m.empno = e.mgr",
+        "SELECT empno FROM emp WHERE mgr IS NOT NULL",
+    ),
+    "a correlated COUNT vs LEFT JOIN + GROUP BY": (
+        "SELECT d.name, (SELECT COUNT(*) FROM emp e WHERE e.deptno = d.deptno) FROM dept d",
+        "SELECT d.name, COUNT(e.empno) FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno "
+        "GROUP BY d.deptno, d.name",
+    ),
+    "SUM(COALESCE(x, 0)) in a group": (
+        "SELECT deptno, COALESCE(SUM(comm), 0) FROM emp GROUP BY deptno",
+        "SELECT deptno, SUM(COALESCE(comm, 0)) FROM emp GROUP BY deptno",
+    ),
+    "COUNT(DISTINCT x) vs COUNT(*) of its non-NULL values": (
+        "SELECT COUNT(DISTINCT ename) FROM emp",
+        "SELECT COUNT(*) FROM (SELECT DISTINCT ename FROM emp WHERE ename IS NOT NULL) t",
+    ),
+    "IN over a key is a join": (
+        "SELECT e.ename FROM emp e WHERE e.deptno IN (SELECT d.deptno FROM dept d "
+        "WHERE d.budget > 3)",
+        "SELECT e.ename FROM emp e JOIN dept d ON d.deptno = e.deptno WHERE d.budget > 3",
+    ),
+    "COUNT of no row and of NULLs": (
+        "SELECT COUNT(*), COUNT(NULL) FROM emp WHERE FALSE",
+        "SELECT 0, 0",
+    ),
+    "ROLLUP vs GROUPING SETS": (
+        "SELECT deptno, job, SUM(sal) FROM emp GROUP BY ROLLUP (deptno, job)",
+        "SELECT deptno, job, SUM(sal) FROM emp GROUP BY GROUPING SETS ((deptno, job), (deptno), ())",
+    ),
+    "a FULL JOIN whose WHERE rejects one padding": (
+        "SELECT d.name, e.empno FROM dept d FULL JOIN emp e ON e.deptno = d.deptno "
+        "WHERE d.budget > 5",
+        "SELECT d.name, e.empno FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno "
+        "WHERE d.budget > 5",
+    ),
+    "a LIMIT in a derived table read in its order": (
+        "SELECT t.empno FROM (SELECT empno, sal FROM emp ORDER BY empno LIMIT 3) t "
+        "ORDER BY t.empno",
+        "SELECT empno FROM emp ORDER BY empno LIMIT 3",
+    ),
+    "a LEFT JOIN LATERAL aggregate is a scalar subquery": (
+        "SELECT e.empno, s.m FROM emp e LEFT JOIN LATERAL "
+        "(SELECT MAX(x.sal) AS m FROM emp x WHERE x.mgr = e.empno) s ON TRUE",
+        "SELECT e.empno, (SELECT MAX(x.sal) FROM emp x WHERE x.mgr = e.empno) FROM emp e",
+    ),
+}
+
+REFUTED = {
+    "a grouping key the WHERE does not fix": (
+        "SELECT COUNT(*) FROM emp GROUP BY deptno, sal",
+        "SELECT COUNT(*) FROM emp GROUP BY sal",
+    ),
+    "GROUP BY a name that is not unique": (
+        "SELECT COUNT(*) FROM emp GROUP BY empno, ename",
+        "SELECT COUNT(*) FROM emp GROUP BY ename",
+    ),
+    "DISTINCT over no key": (
+        "SELECT DISTINCT job FROM emp",
+        "SELECT job FROM emp",
+    ),
+    "an unread LEFT JOIN on no key": (
+        "SELECT b.amount FROM bonus b LEFT JOIN emp e ON e.job = b.ename",
+        "SELECT amount FROM bonus",
+    ),
+    "NOT IN over a nullable column": (
+        "SELECT d.name FROM dept d WHERE d.deptno NOT IN (SELECT e.mgr FROM emp e)",
+        "SELECT d.name FROM dept d WHERE NOT EXISTS (SELECT 1 FROM emp e WHERE e.mgr = d.deptno)",
+    ),
+    "LEFT JOIN … IS NULL on a nullable column": (
+        "SELECT d.name FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno WHERE e.comm IS NULL",
+        "SELECT d.name FROM dept d WHERE NOT EXISTS "
+        "(SELECT 1 FROM emp e WHERE e.deptno = d.deptno)",
+    ),
+    "SUM over a finer grouping's keys": (
+        "SELECT deptno, SUM(sal) FROM emp GROUP BY deptno",
+        "SELECT t.deptno, SUM(t.sal) FROM (SELECT deptno, sal FROM emp "
+        "GROUP BY deptno, sal) t GROUP BY t.deptno",
+    ),
+    "a derived column not NULL on the padded side": (
+        "SELECT b.amount, e.s FROM bonus b LEFT JOIN (SELECT ename, "
+        "COALESCE(comm, 0) AS s FROM emp) e ON e.ename = b.ename",
+        "SELECT b.amount, COALESCE(e.comm, 0) FROM bonus b LEFT JOIN emp e ON e.ename = b.ename",
+    ),
+    "UNION ALL of two filters vs OR": (
+        "SELECT job FROM emp WHERE sal > 10 UNION ALL SELECT job FROM emp WHERE comm > 5",
+        "SELECT job FROM emp WHERE sal > 10 OR comm > 5",
+    ),
+    "a join on a nullable column without a foreign key": (
+        "SELECT b.amount FROM bonus b JOIN emp e ON e.ename = b.ename",
+        "SELECT amount FROM bonus WHERE ename IS NOT NULL",
+    ),
+    "a correlated COUNT vs COUNT(*) over a LEFT JOIN": (
+        "SELECT d.name, (SELECT COUNT(*) FROM emp e WHERE e.deptno = d.deptno) FROM dept d",
+        "SELECT d.name, COUNT(*) FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno "
+        "GROUP BY d.deptno, d.name",
+    ),
+    "SUM(COALESCE(x, 0)) without GROUP BY": (
+        "SELECT COALESCE(SUM(comm), 0) FROM emp",
+        "SELECT SUM(COALESCE(comm, 0)) FROM emp",
+    ),
+    "IN over a column that is not a key": (
+        "SELECT e.ename FROM emp e WHERE e.job IN (SELECT b.ename FROM bonus b)",
+        "SELECT e.ename FROM emp e JOIN bonus b ON b.ename = e.job",
+    ),
+    "ROLLUP vs a plain GROUP BY": (
+        "SELECT deptno, job, SUM(sal) FROM emp GROUP BY ROLLUP (deptno, job)",
+        "SELECT deptno, job, SUM(sal) FROM emp GROUP BY deptno, job",
+    ),
+    "a FULL JOIN whose WHERE keeps both paddings": (
+        "SELECT d.name, b.ename FROM dept d FULL JOIN bonus b ON b.amount = d.deptno",
+        "SELECT d.name, b.ename FROM dept d LEFT JOIN bonus b ON b.amount = d.deptno",
+    ),
+    "a LIMIT in a derived table read in another order": (
+        "SELECT t.empno FROM (SELECT empno, sal FROM emp ORDER BY sal DESC, empno LIMIT 3) t "
+        "ORDER BY t.empno",
+        "SELECT empno FROM emp ORDER BY empno LIMIT 3",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(PROVED))
+def test_proved(name: str) -> None:
+    candidate, reference = PROVED[name]
+    verdict = check(candidate, reference, SCHEMA)
+    assert (verdict.verdict, verdict.method) == ("equivalent", "symbolic"), (
+        name,
+        verdict.verdict,
+        verdict.evidence.to_dict() if verdict.evidence else None,
+    )
+
+
+@pytest.mark.parametrize("name", list(REFUTED))
+def test_near_miss_refuted(name: str) -> None:
+    candidate, reference = REFUTED[name]
+    verdict = check(candidate, reference, SCHEMA)
+    assert verdict.verdict == "not_equivalent", (name, verdict.verdict)
+    assert verdict.counterexample is not None
