@@ -158,6 +158,12 @@ PROVED = {
         "(SELECT MAX(x.sal) AS m FROM emp x WHERE x.mgr = e.empno) s ON TRUE",
         "SELECT e.empno, (SELECT MAX(x.sal) FROM emp x WHERE x.mgr = e.empno) FROM emp e",
     ),
+    "equal windows over the same rows": (
+        "SELECT empno, ROW_NUMBER() OVER (PARTITION BY deptno ORDER BY sal, empno) FROM emp "
+        "WHERE sal > 1 AND sal < 3",
+        "SELECT empno, ROW_NUMBER() OVER (PARTITION BY deptno ORDER BY sal, empno) FROM emp "
+        "WHERE sal = 2",
+    ),
 }
 
 REFUTED = {
@@ -224,6 +230,11 @@ REFUTED = {
     "a FULL JOIN whose WHERE keeps both paddings": (
         "SELECT d.name, b.ename FROM dept d FULL JOIN bonus b ON b.amount = d.deptno",
         "SELECT d.name, b.ename FROM dept d LEFT JOIN bonus b ON b.amount = d.deptno",
+    ),
+    "a window computed before the filter, not after": (
+        "SELECT x.empno, x.r FROM (SELECT empno, sal, RANK() OVER (ORDER BY sal) AS r "
+        "FROM emp) x WHERE x.sal > 1",
+        "SELECT empno, RANK() OVER (ORDER BY sal) FROM emp WHERE sal > 1",
     ),
     "a LIMIT in a derived table read in another order": (
         "SELECT t.empno FROM (SELECT empno, sal FROM emp ORDER BY sal DESC, empno LIMIT 3) t "

@@ -98,6 +98,12 @@ class Block:
     redirect: dict[str, str] = field(default_factory=dict)
 
     @property
+    def windowed(self) -> bool:
+        """Whether an output is (or reads) a window function: its value depends on the
+        whole bag of the block's rows, which no rewrite may change."""
+        return any(isinstance(n, exp.Window) for o in self.outputs for n in own_nodes(o))
+
+    @property
     def full(self) -> bool:
         """``a FULL JOIN b ON p``: one inner source ``a`` and one join ``b``, both of which
         may be the NULL padding (never both on one row)."""
@@ -239,8 +245,8 @@ def _read_select(node: exp.Select, *, top: bool = False) -> Block:
             raise NotABlock(f"SELECT with {arg.upper()}")
     if node.args.get("with_") or node.args.get("with"):
         raise NotABlock("WITH")
-    if node.find(exp.Window):
-        raise NotABlock("window function")
+    if _window_outside_outputs(node):
+        raise NotABlock("window function outside the SELECT list")
     distinct_node = node.args.get("distinct")
     if distinct_node is not None and distinct_node.args.get("on"):
         raise NotABlock("DISTINCT ON")
@@ -414,6 +420,13 @@ def _outside_set(node: exp.Expr, every: dict[str, exp.Expr], present: set[str]) 
 def _typed_null(node: exp.Expr) -> exp.Expr:
     """NULL of ``node``'s type."""
     return exp.Case(ifs=[exp.If(this=exp.false(), true=node.copy())])
+
+
+def _window_outside_outputs(node: exp.Select) -> bool:
+    """A window function this SELECT computes anywhere but in its SELECT list (its
+    ORDER BY, a join condition, ...): the prover reads windows only as outputs."""
+    outputs = {id(n) for item in node.expressions for n in own_nodes(item)}
+    return any(isinstance(n, exp.Window) and id(n) not in outputs for n in own_nodes(node))
 
 
 def _without_laterals(node: exp.Select) -> exp.Select:

@@ -385,6 +385,8 @@ class Scope:
                     z3.Implies(z3.And(z3.Not(outer.null), z3.Not(found.true)), false)
                 )
             return SymBool(found.true, false)
+        if isinstance(node, exp.Window):
+            return self._window(side, node)
         if isinstance(node, exp.Subquery) and _constant_select(node.this):
             # (SELECT <expression>) with no FROM: the expression's one value.
             return self._translators[side].value(node.this.expressions[0].unalias())
@@ -411,6 +413,24 @@ class Scope:
         if isinstance(node, (exp.Subquery, exp.Any, exp.All)):
             return self._atom(side, node, "scalar" if isinstance(node, exp.Subquery) else "in")
         return None
+
+    def _window(self, side: Side, node: exp.Window) -> SymValue:
+        """A window function's value on this block's row: an atom named by its text, the
+        columns it reads named by row. Its value depends on the row and on the bag of
+        rows the block keeps, so two windows of one text are one value on blocks whose
+        sources are shared and whose WHERE keep the same rows, which is what a proof
+        checks before it compares outputs."""
+        if self.blocks[side].aggregate:
+            raise Unsupported("window function over groups")
+        if node.find(exp.Query) is not None:
+            raise Unsupported("window function over a subquery")
+        key = f"{self._prefix}window:{self._atom_text(side, node)}"
+        atom = self._atoms.get(key)
+        if atom is None:
+            atom, _domain = variable(key, _typed(node), nullable=True)
+            self._atoms[key] = atom
+        assert isinstance(atom, SymValue)
+        return atom
 
     def _never_null(self, semi: SemiJoin) -> bool:
         """The subquery selects a NOT NULL column of one of its base tables."""

@@ -52,7 +52,7 @@ def set_normal_form(query: Query, schema: Schema) -> Query:
 
 
 def _deduplicated(block: Block) -> Query:
-    if block.distinct or block.aggregate or block.limit is not None:
+    if block.distinct or block.aggregate or block.limit is not None or block.windowed:
         return block
     return unnest(replace(block, distinct=True))
 
@@ -70,6 +70,7 @@ def _flattened(query: SetOp) -> list[Query]:
 def _plain(block: Block) -> bool:
     return not (
         block.aggregate
+        or block.windowed
         or block.left_joins
         or block.limit is not None
         or block.order

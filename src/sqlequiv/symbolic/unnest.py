@@ -140,7 +140,7 @@ def _select_from_limited(block: Block) -> Block | None:
     inner query with ``f`` as its outputs (and LIMIT min(n, m)): the outer block keeps the
     same rows in the same order. Only when the outer ORDER BY is the inner one: without
     it the outer rows have no order, which the merged block would claim."""
-    if block.aggregate or block.left_joins or block.where or block.distinct:
+    if block.aggregate or block.left_joins or block.where or block.distinct or block.windowed:
         return None
     if len(block.sources) != 1 or block.redirect or block.offset:
         return None
@@ -307,6 +307,7 @@ def _column_keys(query: Query) -> list[str]:
 def _inlinable(derived: Block, *, distinct_ok: bool = False) -> bool:
     return not (
         derived.aggregate
+        or derived.windowed
         or (derived.distinct and not distinct_ok)
         or derived.order
         or derived.limit is not None
@@ -602,7 +603,7 @@ def _inline_left(block: Block, join: LeftJoin) -> Block:
 
 
 def _distribute(block: Block) -> Query | None:
-    if block.aggregate or block.order or block.limit is not None:
+    if block.aggregate or block.order or block.limit is not None or block.windowed:
         return None
     if block.left_joins or block.redirect:
         return None
@@ -1028,6 +1029,8 @@ def _select_from_aggregate(block: Block) -> Block | None:
     filters and projects the groups' rows."""
     if block.aggregate or block.left_joins or block.redirect or len(block.sources) != 1:
         return None
+    if block.windowed:
+        return None  # windows over the groups would move into the aggregate
     (source,) = block.sources
     inner = source.query
     if not isinstance(inner, Block) or not inner.aggregate or inner.distinct:
