@@ -565,6 +565,7 @@ LIMIT 10;
 
 # title: five countries by code, an extra sort key after the primary key
 # expect: equivalent
+# method: symbolic
 # note: code is the key, so name never breaks a tie
 SELECT code, name
 FROM country
@@ -588,6 +589,7 @@ LIMIT 1;
 
 # title: largest city population, MAX vs a scalar ORDER BY DESC LIMIT 1 subquery
 # expect: equivalent
+# method: symbolic
 # note: the scalar subquery is NULL on an empty city as MAX is; otherwise its first row holds the largest population (NOT NULL)
 SELECT MAX(population)
 FROM city;

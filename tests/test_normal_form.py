@@ -158,6 +158,14 @@ PROVED = {
         "(SELECT MAX(x.sal) AS m FROM emp x WHERE x.mgr = e.empno) s ON TRUE",
         "SELECT e.empno, (SELECT MAX(x.sal) FROM emp x WHERE x.mgr = e.empno) FROM emp e",
     ),
+    "a sort key after the key never breaks a tie": (
+        "SELECT empno, ename FROM emp ORDER BY empno, ename LIMIT 5",
+        "SELECT empno, ename FROM emp ORDER BY empno LIMIT 5",
+    ),
+    "MAX vs the first row in descending order": (
+        "SELECT MAX(sal) FROM emp WHERE deptno = 3",
+        "SELECT (SELECT sal FROM emp WHERE deptno = 3 ORDER BY sal DESC LIMIT 1)",
+    ),
     "equal windows over the same rows": (
         "SELECT empno, ROW_NUMBER() OVER (PARTITION BY deptno ORDER BY sal, empno) FROM emp "
         "WHERE sal > 1 AND sal < 3",
@@ -230,6 +238,14 @@ REFUTED = {
     "a FULL JOIN whose WHERE keeps both paddings": (
         "SELECT d.name, b.ename FROM dept d FULL JOIN bonus b ON b.amount = d.deptno",
         "SELECT d.name, b.ename FROM dept d LEFT JOIN bonus b ON b.amount = d.deptno",
+    ),
+    "a sort key after a name that is not unique": (
+        "SELECT ename, empno FROM emp ORDER BY ename, empno LIMIT 2",
+        "SELECT ename, empno FROM emp ORDER BY ename, empno DESC LIMIT 2",
+    ),
+    "MAX vs the first row in ascending order": (
+        "SELECT MAX(sal) FROM emp",
+        "SELECT (SELECT sal FROM emp ORDER BY sal LIMIT 1)",
     ),
     "a window computed before the filter, not after": (
         "SELECT x.empno, x.r FROM (SELECT empno, sal, RANK() OVER (ORDER BY sal) AS r "

@@ -38,7 +38,7 @@ from sqlequiv.symbolic.terms import SymValue, Unsupported, same
 if TYPE_CHECKING:
     from sqlequiv.symbolic.prove import Prover
 
-__all__ = ["determines", "grouped_rows", "identifying_columns", "is_set"]
+__all__ = ["determines", "grouped_rows", "identifies", "identifying_columns", "is_set"]
 
 
 def determines(
@@ -68,9 +68,15 @@ def is_set(prover: Prover, block: Block) -> bool:
         plain = [o for o in block.outputs if not has_aggregate(o)]
         keys = [g for g in block.group if g.find(exp.Column) is not None]
         return determines(prover, grouped_rows(block), plain, keys)
+    return identifies(prover, block, block.outputs)
+
+
+def identifies(prover: Prover, block: Block, xs: Sequence[exp.Expr]) -> bool:
+    """Whether ``xs`` determine every source row of the (non-aggregate) block: two kept
+    rows that agree on them are one row."""
     scope = _two_copies(prover, block)
     try:
-        premise = _both_kept(scope, block) + [_agree(scope, o) for o in block.outputs]
+        premise = _both_kept(scope, block) + [_agree(scope, x) for x in xs]
         identities = [_identity(scope, block, s) for s in block.all_sources]
     except (Unsupported, z3.Z3Exception, KeyError):
         return False

@@ -51,6 +51,7 @@ from sqlequiv.symbolic.blocks import (
 from sqlequiv.symbolic.dependencies import (
     determines,
     grouped_rows,
+    identifies,
     identifying_columns,
     is_set,
 )
@@ -217,6 +218,10 @@ class Prover:
             return False
         if (left.limit, left.offset) != (right.limit, right.offset):
             return False
+        if left.limit is not None and not (left.aggregate or right.aggregate):
+            # Sort keys after a prefix that identifies the rows never break a tie.
+            left = replace(left, order=self._identifying_prefix(left))
+            right = replace(right, order=self._identifying_prefix(right))
         if left.limit is not None and len(left.order) != len(right.order):
             # LIMIT keeps the first rows of an order both queries must share. Rows tied
             # on every sort key may still come out differently; the comparison reports
@@ -235,7 +240,13 @@ class Prover:
         """Two blocks that return exactly one row each (an aggregate without GROUP BY, or
         values read from no table) and share no source: equal when their outputs are the
         same values whatever the rows (aggregates over no row or only NULLs fold to
-        constants, see :class:`.scope.Scope`)."""
+        constants, see :class:`.scope.Scope`), or, with each aggregate written as the
+        scalar subquery it equals, the same scalar subqueries."""
+        return self._one_row_outputs(left, right, top=top, scalar=False) or (
+            self._one_row_outputs(left, right, top=top, scalar=True)
+        )
+
+    def _one_row_outputs(self, left: Block, right: Block, *, top: bool, scalar: bool) -> bool:
         scope = Scope(self.schema, self, {"c": left, "r": right}, mapping={})
         scope.shared_rows = False
         try:
@@ -243,8 +254,9 @@ class Prover:
                 "c": scope.predicate("c", left.where).true,
                 "r": scope.predicate("r", right.where).true,
             }
-            outputs_l = _output_values(scope, "c", left.outputs)
-            outputs_r = _output_values(scope, "r", right.outputs)
+            outputs = [_as_scalar_subqueries(b) if scalar else b.outputs for b in (left, right)]
+            outputs_l = _output_values(scope, "c", outputs[0])
+            outputs_r = _output_values(scope, "r", outputs[1])
             return self._outputs_match(scope, outputs_l, outputs_r, z3.BoolVal(True), top=top)
         except Unsupported as exc:
             self.last_reason = str(exc)
@@ -799,6 +811,16 @@ class Prover:
             self.last_reason, self.last_status = reason, "not_found"
         return False
 
+    def _identifying_prefix(self, block: Block) -> list[exp.Ordered]:
+        """The block's ORDER BY cut after the first keys that identify its rows."""
+        order = resolved_order(block)
+        if order is None:
+            return block.order
+        for n in range(1, len(order)):
+            if identifies(self, block, [o.this for o in order[:n]]):
+                return order[:n]
+        return order
+
     def _same_keys(
         self, scope: Scope, left: Sequence[exp.Expr], right: Sequence[exp.Expr], kept: z3.BoolRef
     ) -> bool:
@@ -1034,6 +1056,41 @@ def _same_positional_order(left: Query, right: Query) -> bool:
 def _output_values(scope: Scope, side: Side, outputs: Sequence[exp.Expr]) -> list[SymValue | None]:
     """The outputs' values; None for a bare NULL, whose type only the other query says."""
     return [None if isinstance(o, exp.Null) else scope.value(side, o) for o in outputs]
+
+
+def _as_scalar_subqueries(block: Block) -> list[exp.Expr]:
+    """The outputs of an aggregate block without GROUP BY over base tables, each aggregate
+    written as the scalar subquery ``(SELECT AGG(x) FROM … WHERE …)`` it equals (so that a
+    scalar subquery of the other query names the same value); other blocks as they are."""
+    if not block.aggregate or block.group is not None or block.left_joins:
+        return block.outputs
+    if not block.sources or any(s.table is None for s in block.sources) or block.redirect:
+        return block.outputs
+    tables = [
+        exp.Table(
+            this=exp.to_identifier(s.table),
+            alias=exp.TableAlias(this=exp.to_identifier(s.alias)),
+        )
+        for s in block.sources
+    ]
+    outputs = []
+    for output in block.outputs:
+        copy = output.copy()
+        for agg in [a for a in copy.find_all(exp.AggFunc) if a.find_ancestor(exp.AggFunc) is None]:
+            if agg.type is None:
+                return block.outputs  # a scalar subquery needs its type
+            select = exp.Select(expressions=[agg.copy()]).from_(tables[0].copy(), copy=False)
+            for table in tables[1:]:
+                select = select.join(table.copy(), copy=False)
+            if block.where:
+                select = select.where(*(w.copy() for w in block.where), copy=False)
+            scalar = exp.Subquery(this=select)
+            if agg is copy:
+                copy = scalar
+            else:
+                agg.replace(scalar)
+        outputs.append(copy)
+    return outputs
 
 
 def _one_row(block: Block) -> bool:

@@ -137,9 +137,7 @@ class Scope:
                 other = b if block.resolve_alias(alias) == a else a
                 other_sid = self._source_id(side, other)
                 if other_sid in self._pads:
-                    self._constraints.append(
-                        z3.Not(z3.And(self._pads[sid], self._pads[other_sid]))
-                    )
+                    self._constraints.append(z3.Not(z3.And(self._pads[sid], self._pads[other_sid])))
         return self._pads[sid]
 
     @property
@@ -387,6 +385,9 @@ class Scope:
             return SymBool(found.true, false)
         if isinstance(node, exp.Window):
             return self._window(side, node)
+        if isinstance(node, exp.Subquery) and _top_one(node.this) is not None:
+            # (SELECT x … ORDER BY x DESC LIMIT 1) is (SELECT MAX(x) …), NULLs last.
+            return self._hook(side, exp.Subquery(this=_top_one(node.this)))
         if isinstance(node, exp.Subquery) and _constant_select(node.this):
             # (SELECT <expression>) with no FROM: the expression's one value.
             return self._translators[side].value(node.this.expressions[0].unalias())
@@ -633,6 +634,40 @@ class Scope:
             raise Unsupported(f"{name} over {arg.kind}")
         value, _ = variable(label, dtype, nullable=True)
         return value
+
+
+def _top_one(node: exp.Expr) -> exp.Select | None:
+    """``SELECT MAX(x) FROM … WHERE …`` for ``SELECT x FROM … WHERE … ORDER BY x DESC
+    LIMIT 1`` (MIN for ASC), when NULLs sort last: the first row holds the largest
+    non-NULL value, or NULL when there is none, as MAX does; no row gives NULL too."""
+    if not isinstance(node, exp.Select) or len(node.expressions) != 1:
+        return None
+    if any(node.args.get(k) for k in ("group", "having", "distinct", "offset", "qualify")):
+        return None
+    limit = node.args.get("limit")
+    order = node.args.get("order")
+    if not isinstance(limit, exp.Limit) or order is None or len(order.expressions) != 1:
+        return None
+    count = limit.args.get("expression")
+    if not (isinstance(count, exp.Literal) and count.is_int and int(count.name) == 1):
+        return None
+    (item,) = node.expressions
+    value = item.unalias()
+    (key,) = order.expressions
+    sort = key.this
+    if isinstance(sort, exp.Literal) and sort.is_int and sort.name == "1":
+        sort = value
+    if sort != value or key.args.get("nulls_first") or value.find(exp.AggFunc, exp.Window):
+        return None
+    if value.find(exp.Query) is not None or value.type is None:
+        return None
+    aggregate = (exp.Max if key.args.get("desc") else exp.Min)(this=value.copy())
+    aggregate.type = value.type
+    select = node.copy()
+    select.set("expressions", [aggregate])
+    select.set("order", None)
+    select.set("limit", None)
+    return select
 
 
 def _constant_select(node: exp.Expr) -> bool:
