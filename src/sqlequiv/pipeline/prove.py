@@ -39,7 +39,11 @@ def symbolic(pair: Pair) -> Verdict | None:
             provable = pair.engine_name == "duckdb" or (
                 portable(cand.qualified, schema) and portable(ref.qualified, schema)
             )
-            method = pair.layer.prove(cand, ref, schema, pair.options) if provable else None
+            method = (
+                pair.layer.prove(cand, ref, schema, pair.options, deadline=pair.deadline)
+                if provable
+                else None
+            )
             pair.note_stop("symbolic")
         except LAYER_FAILURES:  # a proof that cannot be attempted is no proof
             method = None
