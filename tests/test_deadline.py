@@ -86,9 +86,27 @@ def test_a_check_ends_near_its_deadline_whatever_the_stage_budgets_say() -> None
     v = check(RESORTED, TOP, JOINED, options=options)
     elapsed = time.monotonic() - start
     assert v.verdict == "unknown"
-    assert v.evidence.budget_stops is not None
-    assert "check deadline: 2 s" in v.evidence.budget_stops.values()
+    assert v.evidence.budget_stops == {
+        "fixture_search": "check deadline: 2 s",  # stopped while searching
+        "bounded": "check deadline: 2 s",  # not started
+    }
+    assert v.evidence.search is not None and v.evidence.search.time_cap_hit
     assert elapsed < 30, elapsed  # a safety margin, not a speed test: it was unbounded
+
+
+def test_the_check_deadline_stops_bounded_verification_midway() -> None:
+    # Bounds up to 8 with no term budget: encoding and solving would run for minutes.
+    options = Options(
+        check_time_budget=2.0, max_fixtures=0, bounded_time_budget=600.0, max_bound=8,
+        max_encoding_terms=10**9,
+    )  # fmt: skip
+    start = time.monotonic()
+    v = check(RESORTED, TOP, JOINED, options=options)
+    elapsed = time.monotonic() - start
+    assert v.verdict == "unknown"
+    assert v.evidence.budget_stops == {"bounded": "check deadline"}
+    assert v.evidence.bounded is not None and v.evidence.bounded.status == "timeout"
+    assert elapsed < 30, elapsed
 
 
 def test_the_limit_encoding_checks_the_clock_inside_its_loops() -> None:
