@@ -140,7 +140,8 @@ PROVED = {
     ),
     "ROLLUP vs GROUPING SETS": (
         "SELECT deptno, job, SUM(sal) FROM emp GROUP BY ROLLUP (deptno, job)",
-        "SELECT deptno, job, SUM(sal) FROM emp GROUP BY GROUPING SETS ((deptno, job), (deptno), ())",
+        "SELECT deptno, job, SUM(sal) FROM emp "
+        "GROUP BY GROUPING SETS ((deptno, job), (deptno), ())",
     ),
     "a FULL JOIN whose WHERE rejects one padding": (
         "SELECT d.name, e.empno FROM dept d FULL JOIN emp e ON e.deptno = d.deptno "

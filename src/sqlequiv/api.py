@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from sqlequiv.deadline import Deadline
 from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.execute import engine_for
 from sqlequiv.execute.base import Executor
@@ -65,10 +66,11 @@ def check(
     """
     options = options or Options()
     timer = Timer()
+    deadline = Deadline.after(options.check_time_budget)
     return _contained(
         lambda: decide(
-            _pair(candidate, reference, schema, dialect, options, timer, executor, symbolic,
-                  seed_data),
+            _pair(candidate, reference, schema, dialect, options, timer, deadline, executor,
+                  symbolic, seed_data),
             stages,
         ),
         options,
@@ -95,12 +97,14 @@ def distinguishing_fixtures(
     """
     options = options or Options()
     timer = Timer()
+    deadline = Deadline.after(options.check_time_budget)
     examples: list[Counterexample] = []
 
     def run() -> Verdict:
         pair = _pair(
-            candidate, reference, schema, dialect, options, timer, executor, symbolic, seed_data
-        )
+            candidate, reference, schema, dialect, options, timer, deadline, executor, symbolic,
+            seed_data,
+        )  # fmt: skip
         pair.stop_after, pair.examples = limit, examples
         return decide(pair)
 
@@ -130,6 +134,7 @@ def check_guarded(
         timer,
         executor=executor,
         empty_results=empty_results,
+        deadline=Deadline.after(options.check_time_budget),
     )
     return _contained(lambda: decide(pair), options, timer)
 
@@ -141,6 +146,7 @@ def _pair(
     dialect: str,
     options: Options,
     timer: Timer,
+    deadline: Deadline,
     executor: Executor | None,
     symbolic: SymbolicLayer | None,
     seed_data: SeedData | None,
@@ -179,6 +185,7 @@ def _pair(
         timer,
         executor=executor,
         seed_data=seed_data,
+        deadline=deadline,
     )
 
 

@@ -102,7 +102,8 @@ class Evidence:
     """Everything a check gathered; see the module docstring for the JSON form."""
 
     search: SearchEvidence | None = None
-    #: stage -> why a size budget stopped it short, or None when none did.
+    #: stage -> which budget stopped it short (a size or a count; or a wall clock: the
+    #: check's deadline, bounded verification's cap), or None when none did.
     budget_stops: Mapping[str, str] | None = None
     #: z3 witness databases that seeded the search.
     witnesses: int | None = None

@@ -53,6 +53,14 @@ class Options:
     max_bound: int = 3
     #: Wall-clock cap on bounded verification, in seconds.
     bounded_time_budget: float = 2.0
+    #: Most terms one bounded encoding may build (pairs of rows times sort or group
+    #: keys, joined row pairs, ...), counted before they are built: a larger bound is
+    #: not attempted, and the evidence's ``budget_stops`` says so.
+    max_encoding_terms: int = 25_000
+    #: Wall-clock cap on the whole check, in seconds: a safety net under the budgets
+    #: that count. Every stage stops cleanly once it has passed (the evidence's
+    #: ``budget_stops`` says which), so a check answers within about this plus 2 s.
+    check_time_budget: float = 20.0
     #: Longest query accepted, in characters (longer is an ``error`` of kind ``too_large``).
     max_query_length: int = 100_000
     #: Largest query accepted, in syntax-tree nodes (larger is ``too_complex``): the

@@ -56,6 +56,9 @@ def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--time
         "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
     )
     p.add_argument(
+        "--check-time-budget", type=float, default=Options.check_time_budget, help="s, whole check"
+    )
+    p.add_argument(
         "--max-query-length", type=int, default=Options.max_query_length, help="characters"
     )
     p.add_argument(
@@ -82,6 +85,7 @@ def options_from(args: argparse.Namespace) -> Options:
         symbolic=not args.no_symbolic,
         max_bound=args.max_bound,
         bounded_time_budget=args.bounded_time_budget,
+        check_time_budget=args.check_time_budget,
         max_query_length=args.max_query_length,
         max_query_nodes=args.max_query_nodes,
     )

@@ -52,11 +52,16 @@ STAGES: tuple[Stage, ...] = PROVING_STAGES + REFUTING_STAGES
 def decide(pair: Pair, stages: tuple[Stage, ...] = STAGES) -> Verdict:
     """The verdict of the first stage that decides, else ``unknown`` with the evidence.
 
+    Once the check's deadline has passed no further stage starts (the evidence's
+    ``budget_stops`` names the first one skipped); a stage that is running stops itself.
+
     Raises what a stage raises: :func:`sqlequiv.check` turns input errors and bugs into
     ``error`` verdicts.
     """
     for stage in stages:
+        if pair.past_deadline(stage.__name__):
+            break
         verdict = stage(pair)
         if verdict is not None:
             return verdict
-    return pair.verdict("unknown", evidence=pair.evidence)
+    return pair.verdict("unknown", evidence=pair.gathered())

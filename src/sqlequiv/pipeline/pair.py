@@ -7,6 +7,7 @@ domains, the engine, the prober) and the evidence every stage adds.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from typing import Any
 from sqlglot import exp
 
 from sqlequiv.database import Database
+from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.errors import QueryFailed
 from sqlequiv.evidence import Evidence
 from sqlequiv.execute import shared_executor
@@ -73,8 +75,10 @@ class Pair:
     #: does): no query is executed twice to learn that it runs.
     empty_results: tuple[ResultSet, ResultSet] | None = None
     evidence: Evidence = field(default_factory=Evidence)
-    #: stage -> why a size budget stopped it short.
+    #: stage -> why a budget stopped it short (a size or count, or the check's deadline).
     budget_stops: dict[str, str] = field(default_factory=dict)
+    #: The whole check's wall-clock safety net (``Options.check_time_budget`` from its start).
+    deadline: Deadline = NO_DEADLINE
 
     @property
     def engine_name(self) -> str:
@@ -134,6 +138,21 @@ class Pair:
         why = getattr(self.layer, "stopped_by", None)
         if why:
             self.budget_stops.setdefault(stage, str(why))
+
+    def past_deadline(self, stage: str) -> bool:
+        """Whether the check's deadline has passed; if so, recorded as what stopped ``stage``."""
+        if not self.deadline.expired():
+            return False
+        self.budget_stops.setdefault(stage, self.deadline_reason)
+        return True
+
+    def gathered(self) -> Evidence:
+        """The evidence so far, with every budget stop recorded until now."""
+        return dataclasses.replace(self.evidence, budget_stops=dict(self.budget_stops) or None)
+
+    @property
+    def deadline_reason(self) -> str:
+        return f"check deadline: {self.options.check_time_budget:g} s"
 
     def results_on_empty(self) -> tuple[ResultSet, ResultSet]:
         """Both queries' results on the empty database (run once, or given by the caller).

@@ -65,7 +65,7 @@ def _prove(pair: Pair) -> tuple[str | None, ProofEvidence]:
                     f"the {query.side} query uses what {engine} computes differently from "
                     "DuckDB, whose semantics the prover follows",
                 )
-    method = pair.layer.prove(cand, ref, schema, pair.options)
+    method = pair.layer.prove(cand, ref, schema, pair.options, deadline=pair.deadline)
     pair.note_stop("symbolic")
     why = getattr(pair.layer, "last_proof", None) or ProofEvidence(
         "not_found", "the symbolic layer found no proof (it did not say why)"

@@ -32,7 +32,12 @@ def fixture_search(pair: Pair) -> Verdict | None:
         try:
             seeds = list(
                 pair.layer.witnesses(
-                    pair.candidate, pair.reference, pair.schema, domains, pair.options
+                    pair.candidate,
+                    pair.reference,
+                    pair.schema,
+                    domains,
+                    pair.options,
+                    deadline=pair.deadline,
                 )
             )
             pair.note_stop("witnesses")
@@ -49,9 +54,11 @@ def fixture_search(pair: Pair) -> Verdict | None:
                 seeds=seeds,
                 stop_after=pair.stop_after,
                 relevant=pair.harvested.mentioned,
+                deadline=pair.deadline,
             )
         except QueryFailed as exc:
             return execution_error(exc, pair)
+        pair.past_deadline("fixture_search")
     pair.evidence = dataclasses.replace(
         pair.evidence,
         search=results[0].evidence,
@@ -79,7 +86,10 @@ def bounded(pair: Pair) -> Verdict | None:
     with what the encoding concluded in the evidence."""
     with pair.timer.stage("bounded"):
         try:
-            outcome = pair.layer.bounded(pair.candidate, pair.reference, pair.schema, pair.options)
+            outcome = pair.layer.bounded(
+                pair.candidate, pair.reference, pair.schema, pair.options, deadline=pair.deadline
+            )
+            pair.note_stop("bounded")
         except LAYER_FAILURES as exc:
             outcome = BoundedOutcome(
                 "unsupported", None, None, f"{type(exc).__name__}: {exc}"[:200]
@@ -178,7 +188,7 @@ def _rejected(pair: Pair) -> None:
 
 
 def _refuted(pair: Pair, method: str, found_by: str | None, example: Counterexample) -> Verdict:
-    pair.evidence = dataclasses.replace(pair.evidence, found_by=found_by)
+    pair.evidence = dataclasses.replace(pair.gathered(), found_by=found_by)
     return pair.verdict(
         "not_equivalent", method=method, counterexample=example, evidence=pair.evidence
     )

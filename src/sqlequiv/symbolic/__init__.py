@@ -4,7 +4,8 @@ The checker calls a :class:`SymbolicLayer` at three points: after
 normalization, to *prove* the pair equivalent (returning the method name,
 ``"symbolic"``); before the counterexample search, for *witness* databases that seed
 it; and after a fruitless search, for *bounded* verification over every
-database up to k rows per table. :class:`NoSymbolic` does none of these;
+database up to k rows per table. Each call gets the check's ``deadline``, a
+wall-clock safety net it must stop at. :class:`NoSymbolic` does none of these;
 :class:`~sqlequiv.symbolic.layer.Z3Layer` is the real one.
 
 A layer may also say why it found no proof, in a ``last_proof`` attribute (a
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from sqlequiv.database import Database
+from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.evidence import ProofEvidence
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.options import Options
@@ -32,7 +34,13 @@ class SymbolicLayer(Protocol):
     """What the checker asks of a symbolic reasoner."""
 
     def prove(
-        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+        self,
+        candidate: GuardedQuery,
+        reference: GuardedQuery,
+        schema: Schema,
+        options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> str | None:
         """The name of the method that proved the pair equivalent, or None."""
 
@@ -43,11 +51,19 @@ class SymbolicLayer(Protocol):
         schema: Schema,
         domains: Domains,
         options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> Sequence[Database]:
         """Databases likely to separate the queries, tried before random ones."""
 
     def bounded(
-        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+        self,
+        candidate: GuardedQuery,
+        reference: GuardedQuery,
+        schema: Schema,
+        options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> BoundedOutcome:
         """Bounded verification: a database that separates the queries, or the bound checked."""
 
@@ -59,7 +75,13 @@ class NoSymbolic:
     last_proof = ProofEvidence("not_attempted", "no symbolic layer (options.symbolic is off)")
 
     def prove(
-        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+        self,
+        candidate: GuardedQuery,
+        reference: GuardedQuery,
+        schema: Schema,
+        options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> str | None:
         return None
 
@@ -70,10 +92,18 @@ class NoSymbolic:
         schema: Schema,
         domains: Domains,
         options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> Sequence[Database]:
         return ()
 
     def bounded(
-        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+        self,
+        candidate: GuardedQuery,
+        reference: GuardedQuery,
+        schema: Schema,
+        options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> BoundedOutcome:
         return BoundedOutcome("skipped", None, None, "no symbolic layer")

@@ -57,10 +57,11 @@ from sqlglot import exp
 from sqlequiv.compare import order_keys_of
 from sqlequiv.database import Database
 from sqlequiv.database.constraints import python_violations
+from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.averages import Averages
-from sqlequiv.symbolic.encode import BudgetExceeded, Encoder
+from sqlequiv.symbolic.encode import MAX_TERMS, BudgetExceeded, Encoder, SizeBudget
 from sqlequiv.symbolic.formulas import FALSE, conj, disj, equal, neg
 from sqlequiv.symbolic.relations import Relation, Row, bags_differ, bags_differ_pairwise, same_value
 from sqlequiv.symbolic.requalify import requalify
@@ -95,8 +96,9 @@ class BoundedResult:
             at most ``bound`` rows per table -- more where ``sizes`` says so --
             separates them), ``unsupported`` (a construct outside the exact
             fragment, or an answer that cannot be trusted; ``reason`` says
-            which), ``timeout`` (the budget ran out; ``bound`` is the largest
-            bound proven ``same`` before that, 0 if none).
+            which), ``timeout`` (a budget ran out -- the wall clock, or the
+            term budget counted before building: ``reason`` says which;
+            ``bound`` is the largest bound proven ``same`` before that, 0 if none).
         bound: See ``status``; for ``differ`` the bound of the check that found
             the model (0 when the column counts differ).
         database: For ``differ``: the model, satisfying every declared constraint.
@@ -124,6 +126,8 @@ def bounded_check(
     check_order: bool = True,
     ignore_column_order: bool = True,
     max_tables: int = MAX_TABLES,
+    max_terms: int | None = MAX_TERMS,
+    deadline: Deadline = NO_DEADLINE,
 ) -> BoundedResult:
     """Look for a database with at most ``max_bound`` rows per table that separates the queries.
 
@@ -137,7 +141,12 @@ def bounded_check(
     Queries sqlglot could not fully qualify (NATURAL/USING joins) are bound
     again first (:func:`~sqlequiv.symbolic.requalify.requalify`). A pair that
     needs more than ``max_tables`` tables (read, or parents of those) is
-    ``unsupported``: a size budget, the same on every machine.
+    ``unsupported``: a size budget, the same on every machine. So is
+    ``max_terms`` (see :data:`~sqlequiv.symbolic.encode.MAX_TERMS`): a bound
+    whose encoding would count more terms is not built, and the result is
+    ``timeout`` with the bounds proven before it and the budget as its reason.
+    ``deadline`` (the check's) cuts ``time_budget`` short when it comes first;
+    both are wall-clock safety nets, checked inside the encoding loops too.
 
     Returns ``differ`` with the first model found, ``same`` when every bound
     is UNSAT, ``timeout`` when the budget runs out first (with the largest
@@ -157,7 +166,7 @@ def bounded_check(
     """
     run = _Run(
         candidate, reference, schema, time_budget, row_bounds or {}, check_order,
-        ignore_column_order, max_tables,
+        ignore_column_order, max_tables, max_terms, deadline,
     )  # fmt: skip
     return run.execute(max_bound)
 
@@ -172,13 +181,16 @@ class _Run:
     check_order: bool
     ignore_column_order: bool
     max_tables: int
+    max_terms: int | None
+    #: The check's deadline: it stops the run when it comes before ``budget`` does.
+    check_deadline: Deadline
     start: float = field(default_factory=time.monotonic)
     alignment: tuple[int, ...] | None = None
     trees: tuple[exp.Expr, exp.Expr] | None = None
 
     @property
     def deadline(self) -> float:
-        return self.start + self.budget
+        return min(self.start + self.budget, self.check_deadline.at)
 
     def result(
         self,
@@ -229,6 +241,8 @@ class _Run:
             except z3.Z3Exception as err:
                 # A term the encoding built wrongly: no claim, but no crash of the pipeline.
                 return self.result("unsupported", 0, reason=f"z3 refused the encoding: {err}")
+            except SizeBudget as err:
+                return self.timeout(proven, caveats, sizes, f"at bound {bound}: {err}")
             except BudgetExceeded:
                 return self.timeout(proven, caveats, sizes)
             if isinstance(outcome, Database):
@@ -248,8 +262,17 @@ class _Run:
             return self.result("unsupported", 0, reason="; ".join(caveats), sizes=sizes)
         return self.result("same", proven, sizes=sizes)
 
-    def timeout(self, proven: int, caveats: list[str], sizes: Mapping[str, int]) -> BoundedResult:
-        reason = f"time budget of {self.budget:g} s"
+    def timeout(
+        self,
+        proven: int,
+        caveats: list[str],
+        sizes: Mapping[str, int],
+        reason: str | None = None,
+    ) -> BoundedResult:
+        if reason is None:
+            reason = f"time budget of {self.budget:g} s"
+            if self.check_deadline.at < self.start + self.budget:
+                reason = "check deadline"
         if caveats:
             return self.result("timeout", 0, reason=reason + "; " + "; ".join(caveats))
         return self.result("timeout", proven, reason=reason, sizes=sizes)
@@ -283,7 +306,7 @@ class _Run:
     def encode(self, sizes: Mapping[str, int], averages: Averages) -> _Encoded:
         """Both queries over one symbolic database, and the solver asking whether they differ."""
         sdb = build_database(self.schema, sizes)
-        encoder = Encoder(sdb, deadline=self.deadline, averages=averages)
+        encoder = Encoder(sdb, deadline=self.deadline, averages=averages, max_terms=self.max_terms)
         assert self.trees is not None, "execute() binds the trees first"
         cand = encoder.top(self.trees[0])
         ref = encoder.top(self.trees[1])
@@ -292,6 +315,9 @@ class _Run:
         if self.alignment is not None:
             cand = _permute(cand, self.alignment)
         witness = _witness(cand, ref)
+        rows = len(cand.rows) + len(ref.rows)
+        compared = rows * (rows if witness is None else 2) * ref.width
+        encoder.charge(compared, f"comparing results of {rows} rows")
         if witness is None:
             differ = bags_differ_pairwise(cand, ref, cell_equal)
         else:

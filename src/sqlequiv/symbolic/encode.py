@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 import z3
 from sqlglot import exp
 
+from sqlequiv.options import Options
 from sqlequiv.symbolic.aggregates import average, count_values, extreme, total
 from sqlequiv.symbolic.averages import Averages
 from sqlequiv.symbolic.formulas import FALSE, TRUE, conj, count, disj, neg
@@ -62,15 +63,35 @@ from sqlequiv.symbolic.terms import (
 )
 from sqlequiv.symbolic.translate import COMPARISON_OPS
 
-__all__ = ["MAX_ROWS", "BudgetExceeded", "Encoder", "RowScope"]
+__all__ = ["MAX_ROWS", "MAX_TERMS", "BudgetExceeded", "Encoder", "RowScope", "SizeBudget"]
 
 
 class BudgetExceeded(Exception):
-    """The time budget ran out while encoding."""
+    """A budget ran out while encoding: the wall clock (no message), or a size (the
+    message says which: :class:`SizeBudget`)."""
 
 
-#: The most rows a join may produce; beyond it the encoding gives up as on a timeout.
+class SizeBudget(BudgetExceeded):
+    """The encoding would be larger than its deterministic budget; raised before it is built."""
+
+
+#: The most rows a join may produce; beyond it the encoding gives up before building them.
 MAX_ROWS = 2000
+
+#: The most terms one encoding may build, counted before each quadratic step builds
+#: them (a join's row pairs, a GROUP BY's pairs of rows times its keys, an ORDER BY
+#: ... LIMIT's at :data:`ORDER_COST` each, ...). Counts, not seconds, stop an
+#: encoding that would not finish: the same pair stops at the same point on any
+#: machine. On the peer benchmarks and TPC-H (842 pairs) the largest encoding that
+#: the 2 s bounded budget lets finish counts 6,264; every one past 25,000 ran out of
+#: time (TPC-H 2, which took minutes, counts 38 million at bound 2).
+MAX_TERMS = Options.max_encoding_terms
+
+#: What one sort key of one pair of rows costs an ORDER BY ... LIMIT, in the units of
+#: :data:`MAX_TERMS` (one GROUP BY key of a pair, one joined row): its three-valued
+#: comparison in both directions builds about sixteen times the terms (measured: a
+#: LIMIT over 36 rows x 2 keys takes 2 s to build, a GROUP BY of 144 rows x 2 keys 1.6 s).
+ORDER_COST = 16
 
 
 #: Select arguments the encoder understands; any other one that is set is unsupported.
@@ -142,9 +163,13 @@ class Encoder:
         *,
         deadline: float | None = None,
         averages: Averages | None = None,
+        max_terms: int | None = MAX_TERMS,
     ) -> None:
         self.db = db
         self.deadline = deadline
+        self.max_terms = max_terms
+        #: Terms counted so far (see :data:`MAX_TERMS`).
+        self.terms = 0
         self.averages = averages or Averages()
         self.inexact: list[str] = []
         self.nondeterministic: list[z3.BoolRef] = []
@@ -182,6 +207,17 @@ class Encoder:
     def _tick(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise BudgetExceeded
+
+    def charge(self, terms: int, what: str) -> None:
+        """Count ``terms`` about to be built for ``what``; past :attr:`max_terms`, raise
+        :class:`SizeBudget` instead of building them."""
+        self._tick()
+        self.terms += terms
+        if self.max_terms is not None and self.terms > self.max_terms:
+            raise SizeBudget(
+                f"term budget: {what} takes the encoding to {self.terms:,} terms"
+                f" (limit {self.max_terms:,})"
+            )
 
     def _only(self, node: exp.Expr, allowed: set[str] | frozenset[str]) -> None:
         for key, value in node.args.items():
@@ -248,6 +284,8 @@ class Encoder:
                     keys.append(self._sort_key(order, ctx, projections, values, bool(distinct_)))
             out = Relation(names, tuple(rows))
             if distinct_:
+                n = len(rows)
+                self.charge(n * (n - 1) // 2 * len(names), f"DISTINCT over {n} rows")
                 out, keys = _distinct_keyed(out, keys)
             return self._limit(node, _Ordered(out, tuple(keys)), outer, top=top, by_name=False)
 
@@ -274,8 +312,9 @@ class Encoder:
             ctx = scope.at(None, _Group((), (), members))
             contexts.append((TRUE, ctx))
         else:
-            key_values = [tuple(self._value(k, scope.at(row)) for k in keys) for row in rel.rows]
             n = len(rel.rows)
+            self.charge(n * (n + 1) // 2 * len(keys), f"GROUP BY over {n} rows")
+            key_values = [tuple(self._value(k, scope.at(row)) for k in keys) for row in rel.rows]
             same_key = [[FALSE] * n for _ in range(n)]
             for i in range(n):
                 self._tick()
@@ -437,9 +476,11 @@ class Encoder:
             raise Unsupported(f"{side} JOIN without ON")
         if kind == "OUTER" and not side:
             raise Unsupported("OUTER JOIN without a side")
-        if len(left.rows) * len(right.rows) > MAX_ROWS:
-            # The solver would not finish either: give up now, as on a timeout.
-            raise BudgetExceeded
+        pairs = len(left.rows) * len(right.rows)
+        if pairs > MAX_ROWS:
+            # The solver would not finish either: give up before building them.
+            raise SizeBudget(f"row budget: a join of {pairs:,} rows (limit {MAX_ROWS:,})")
+        self.charge(pairs, f"a join of {len(left.rows)} x {len(right.rows)} rows")
         matched: list[list[z3.BoolRef]] = []
         rows: list[Row] = []
         for lrow in left.rows:
@@ -468,6 +509,7 @@ class Encoder:
         return Relation(names, tuple(rows))
 
     def _filter(self, rel: Relation, scope: RowScope, condition: exp.Expr) -> Relation:
+        self.charge(len(rel.rows), f"a filter of {len(rel.rows)} rows")
         rows = []
         for row in rel.rows:
             self._tick()
@@ -487,6 +529,8 @@ class Encoder:
                 raise Unsupported("set operation branches of different widths")
             _check_union_kinds([r.values for r in left.rows + right.rows])
             all_ = not node.args.get("distinct")
+            n, m = len(left.rows), len(right.rows)
+            self.charge((n + m) * (n + m) * left.width, f"a set operation over {n} and {m} rows")
             if isinstance(node, exp.Union):
                 rel = union_all(left, right)
                 rel = rel if all_ else distinct(rel)
@@ -510,9 +554,12 @@ class Encoder:
         order = node.args.get("order")
         if by_name and order is not None:
             keys = tuple(keys_by_output(order, rel, i) for i in range(len(rel.rows)))
-        self._tick()
+        n, width = len(rel.rows), len(keys[0]) if keys else 0
+        # The pairwise order terms, each row's rank, and at the top the ties the LIMIT cuts.
+        terms = n * (n - 1) * (width * ORDER_COST + 1) * (2 if top else 1)
+        self.charge(terms, f"ORDER BY ... LIMIT over {n} rows x {width} keys")
         self._fresh += 1
-        limited = limit_rows(node, rel, keys, tag=str(self._fresh), top=top)
+        limited = limit_rows(node, rel, keys, tag=str(self._fresh), top=top, tick=self._tick)
         self.constraints.extend(limited.constraints)
         self.preferences.extend(limited.preferences)
         if limited.undetermined is not None:
@@ -611,6 +658,7 @@ class Encoder:
         star = arg is None or isinstance(arg, exp.Star)
         if not star:
             _check_local(arg, scope)
+        self.charge(len(group.members), f"an aggregate over {len(group.members)} rows")
         members = []
         for member, row in group.members:
             self._tick()
@@ -671,6 +719,7 @@ class Encoder:
         lefts = list(left.expressions) if isinstance(left, exp.Tuple) else [left]
         values = [self._value(v, scope) for v in lefts]
         rel = self._subquery(node.args["query"], scope)
+        self.charge(len(rel.rows) * len(values), f"IN over {len(rel.rows)} rows")
         if rel.width != len(values):
             raise Unsupported("IN with a subquery of a different width")
         matches = []
@@ -686,6 +735,7 @@ class Encoder:
         rel = self._subquery(quantifier.this, scope)
         if rel.width != 1:
             raise Unsupported("ANY/ALL over a subquery of several columns")
+        self.charge(len(rel.rows), f"ANY/ALL over {len(rel.rows)} rows")
         parts = []
         for row in rel.rows:
             cmp = compare(op, value, row.values[0])

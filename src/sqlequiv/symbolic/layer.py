@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from sqlequiv.database import Database
+from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.evidence import ProofEvidence
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import SYMBOLIC_LIMITS, Limits, TooLarge, canonical_form, check_size
@@ -36,8 +37,12 @@ class Z3Layer:
     decide are sizes and counts, so that a pair gets the same answer on any
     machine: the size of each query (``limits``; a larger pair is declined
     before any work), the number of solver calls of one proof
-    (``max_checks``) and z3's deterministic resource limit per call. The
-    wall-clock budgets are safety nets only. Whatever stops the layer, it
+    (``max_checks``) and z3's deterministic resource limit per call, and the
+    terms of a bounded encoding (``Options.max_encoding_terms``). The
+    wall-clock budgets are safety nets only: generous ones per proof (a solver
+    call may use what is left of it, so a loaded machine does not turn a call
+    that the ``rlimit`` would let finish into no proof), and the check's
+    ``deadline`` under all of them. Whatever stops the layer, it
     claims nothing: no proof, no witness, bounded status ``skipped`` or
     ``timeout``. After ``prove`` and ``witnesses``, :attr:`last_reason` says
     why there is no proof (or witness) and :attr:`stopped_by` which budget, if
@@ -57,8 +62,8 @@ class Z3Layer:
     def __init__(
         self,
         *,
-        proof_budget: float = 5.0,
-        solver_timeout_ms: int = 3000,
+        proof_budget: float = 10.0,
+        solver_timeout_ms: int = 10_000,
         witness_budget: float = 2.0,
         max_checks: int = MAX_CHECKS,
         limits: Limits = SYMBOLIC_LIMITS,
@@ -76,7 +81,13 @@ class Z3Layer:
         self._forms: tuple[exp.Expr, exp.Expr] | _Declined | None = None
 
     def prove(
-        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+        self,
+        candidate: GuardedQuery,
+        reference: GuardedQuery,
+        schema: Schema,
+        options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> str | None:
         self.last_reason = self.stopped_by = self.last_proof = None
         forms = self._canonical_forms(candidate, reference, schema, options)
@@ -89,7 +100,7 @@ class Z3Layer:
             schema,
             ignore_column_order=options.ignore_column_order,
             solver_timeout_ms=self.solver_timeout_ms,
-            time_budget=self.proof_budget,
+            time_budget=max(0.0, min(self.proof_budget, deadline.left())),
             max_checks=self.max_checks,
         )
         proved = prover.equivalent(*forms)
@@ -107,6 +118,8 @@ class Z3Layer:
         schema: Schema,
         domains: Domains,
         options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> Sequence[Database]:
         self.last_reason = self.stopped_by = None
         forms = self._canonical_forms(candidate, reference, schema, options)
@@ -114,13 +127,21 @@ class Z3Layer:
             self.last_reason = forms.reason
             self.stopped_by = forms.reason if forms.status == "budget" else None
             return ()
-        return witness_databases(*forms, schema, domains, time_budget=self.witness_budget)
+        budget = max(0.0, min(self.witness_budget, deadline.left()))
+        return witness_databases(*forms, schema, domains, time_budget=budget)
 
     def bounded(
-        self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options
+        self,
+        candidate: GuardedQuery,
+        reference: GuardedQuery,
+        schema: Schema,
+        options: Options,
+        *,
+        deadline: Deadline = NO_DEADLINE,
     ) -> BoundedOutcome:
         from sqlequiv.symbolic.bounded import bounded_check, suggest_row_bounds
 
+        self.last_reason = self.stopped_by = None
         for query in (candidate, reference):
             try:
                 check_size(query.qualified, self.limits)
@@ -137,7 +158,11 @@ class Z3Layer:
             row_bounds=row_bounds,
             check_order=options.check_order,
             ignore_column_order=options.ignore_column_order,
+            max_terms=options.max_encoding_terms,
+            deadline=deadline,
         )
+        if result.status == "timeout":
+            self.last_reason = self.stopped_by = result.reason
         return BoundedOutcome(
             result.status,
             result.bound if result.status in ("differ", "same", "timeout") else None,

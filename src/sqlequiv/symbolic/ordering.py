@@ -14,7 +14,7 @@ the same way. Ties of identical rows change nothing and do not count.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import z3
@@ -41,12 +41,20 @@ class Limited:
 
 
 def limit_rows(
-    node: exp.Expr, rel: Relation, keys: Sequence[tuple[SymValue, ...]], *, tag: str, top: bool
+    node: exp.Expr,
+    rel: Relation,
+    keys: Sequence[tuple[SymValue, ...]],
+    *,
+    tag: str,
+    top: bool,
+    tick: Callable[[], None] = lambda: None,
 ) -> Limited:
     """The rows of ``rel`` that ``node``'s ORDER BY / LIMIT / OFFSET keep.
 
     ``keys`` holds each row's sort key (one value per ORDER BY item); ``tag``
-    names the fresh tie-breakers.
+    names the fresh tie-breakers. The work is quadratic in the rows: ``tick`` is
+    called for each pair of rows compared and each row ranked (the encoder's
+    deadline check, which raises there).
     """
     limit_node = node.args.get("limit")
     limit = None if limit_node is None else _row_count(limit_node, "LIMIT")
@@ -65,6 +73,7 @@ def limit_rows(
         for i in range(n):
             for j in range(n):
                 if i != j:
+                    tick()
                     before[j][i], tied[j][i] = _precedes(keys[j], keys[i], directions)
     breaker = [z3.Int(f"tiebreak#{tag}.{i}") for i in range(n)]
     constraints, preferences = [], []
@@ -73,6 +82,7 @@ def limit_rows(
         preferences.append(conj([breaker[i] < breaker[i + 1] for i in range(n - 1)]))
     rows = []
     for i, row in enumerate(rel.rows):
+        tick()
         earlier = [
             conj(
                 [
@@ -92,7 +102,7 @@ def limit_rows(
     if top and limit is not None and offset + limit > 0:
         # Only where the LIMIT ends: the pipeline flags ties there and nowhere else (a tie
         # cut by the OFFSET is left to the tie-breakers, i.e. to every possible choice).
-        undetermined = _cut_through_ties(rel, before, tied, [offset + limit])
+        undetermined = _cut_through_ties(rel, before, tied, [offset + limit], tick)
     return Limited(Relation(rel.names, tuple(rows)), constraints, preferences, undetermined)
 
 
@@ -180,6 +190,7 @@ def _cut_through_ties(
     before: list[list[z3.BoolRef]],
     tied: list[list[z3.BoolRef]],
     bounds: Sequence[int],
+    tick: Callable[[], None],
 ) -> z3.BoolRef:
     """Whether a LIMIT/OFFSET boundary falls inside a group of tied rows that are not identical.
 
@@ -190,6 +201,7 @@ def _cut_through_ties(
     n = len(rel.rows)
     cuts = []
     for i, row in enumerate(rel.rows):
+        tick()
         others = [j for j in range(n) if j != i]
         rank = count([conj([rel.rows[j].exists, before[j][i]]) for j in others])
         size = count([conj([rel.rows[j].exists, tied[j][i]]) for j in others]) + 1

@@ -91,10 +91,10 @@ class Prover:
     solver_rlimit: int = 4_000_000
     #: Solver calls one proof may make (see :data:`MAX_CHECKS`).
     max_checks: int = MAX_CHECKS
-    #: Wall-clock safety nets (per check, per proof); when one fires the answer
-    #: may depend on the machine, as with the counterexample search's time cap.
-    solver_timeout_ms: int = 3000
-    time_budget: float = 5.0
+    #: Wall-clock safety nets (per check, per proof; a check never runs past the
+    #: proof's); when one fires the answer may depend on the machine.
+    solver_timeout_ms: int = 10_000
+    time_budget: float = 10.0
 
     def __post_init__(self) -> None:
         self._deadline = 0.0
@@ -910,7 +910,10 @@ class Prover:
                 raise _Budget(f"check budget: {self.max_checks} solver calls")
             self._checks_left -= 1
         solver = z3.Solver()
-        solver.set("timeout", self.solver_timeout_ms)
+        timeout = self.solver_timeout_ms
+        if self._deadline:  # a call never runs past the proof's own safety net
+            timeout = max(1, min(timeout, int((self._deadline - time.monotonic()) * 1000)))
+        solver.set("timeout", timeout)
         solver.set("rlimit", self.solver_rlimit)
         solver.add(*scope.constraints())
         solver.add(formula)

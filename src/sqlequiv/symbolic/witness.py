@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,6 +24,7 @@ from sqlglot import exp
 
 from sqlequiv.database import Database, Row
 from sqlequiv.database.constraints import python_violations
+from sqlequiv.deadline import Deadline
 from sqlequiv.schema.model import ForeignKey, Schema, Table
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
@@ -53,7 +53,7 @@ def witness_databases(
 
     ``candidate`` and ``reference`` are canonical query trees.
     """
-    deadline = time.monotonic() + time_budget
+    deadline = Deadline.after(time_budget)
     prover = Prover(schema, solver_timeout_ms=solver_timeout_ms, time_budget=time_budget)
     out: list[Database] = []
     seen: set[Any] = set()
@@ -62,10 +62,10 @@ def witness_databases(
     except (NotABlock, Unsupported):
         return []
     for a, b in itertools.islice(_block_pairs(left, right), MAX_PAIRS):
-        if time.monotonic() > deadline:
+        if deadline.expired():
             break  # a safety net only
         try:
-            for db in _pair_witnesses(a, b, schema, domains, prover, solver_timeout_ms):
+            for db in _pair_witnesses(a, b, schema, domains, prover, solver_timeout_ms, deadline):
                 key = db.key()
                 if key not in seen and not python_violations(db, schema):
                     seen.add(key)
@@ -111,6 +111,7 @@ def _pair_witnesses(
     domains: Domains,
     prover: Prover,
     timeout_ms: int,
+    deadline: Deadline,
 ) -> Iterator[Database]:
     scope = Scope(
         schema,
@@ -131,7 +132,9 @@ def _pair_witnesses(
         solver.add(*scope.constraints())
         solver.add(goal)
         for _ in range(MODELS_PER_PAIR):
-            if solver.check() != z3.sat:
+            # Each call within what is left of the budget, so the whole search ends on time.
+            solver.set("timeout", deadline.left_ms(cap=timeout_ms))
+            if deadline.expired() or solver.check() != z3.sat:
                 break
             model = solver.model()
             yield _database(scope, model, schema, domains)
