@@ -119,6 +119,10 @@ class Prover:
             right = unnest(read_query(reference, top=True))
             for query in (left, right):
                 _no_inner_limit(query, top=True)
+            if self.ignore_column_order:
+                # The comparison ignores the order of the result's columns: a set
+                # operation's may be put in a canonical one, every operand alike.
+                left, right = _canonical_columns(left), _canonical_columns(right)
             return self._query(left, right, top=True)
         except (NotABlock, Unsupported) as exc:
             self.last_reason = str(exc)
@@ -1025,6 +1029,56 @@ def _semi_join_parts(conj: exp.Expr) -> tuple[exp.Select, exp.Expr | None] | Non
     if isinstance(conj, exp.Exists) and isinstance(conj.this, exp.Select):
         return conj.this, None
     return None
+
+
+def _canonical_columns(query: Query) -> Query:
+    """A top-level set operation (no ORDER BY) with its columns sorted by what its operands
+    select there (a typed NULL read as NULL), every operand permuted alike."""
+    if not isinstance(query, SetOp) or query.order:
+        return query
+    operands = _operand_blocks(query)
+    if operands is None or any(b.order or b.limit is not None for b in operands):
+        return query
+    width = len(operands[0].outputs)
+    if any(len(b.outputs) != width for b in operands):
+        return query
+    keys = [tuple(sorted(_column_text(b.outputs[i]) for b in operands)) for i in range(width)]
+    order = sorted(range(width), key=lambda i: keys[i])
+    if order == list(range(width)):
+        return query
+    return _permuted(query, order)
+
+
+def _operand_blocks(query: Query) -> list[Block] | None:
+    if isinstance(query, Block):
+        return [query]
+    out: list[Block] = []
+    for branch in query.branches:
+        blocks = _operand_blocks(branch)
+        if blocks is None:
+            return None
+        out.extend(blocks)
+    return out
+
+
+def _permuted(query: Query, order: list[int]) -> Query:
+    if isinstance(query, Block):
+        return replace(query, outputs=[query.outputs[i] for i in order])
+    return replace(query, branches=[_permuted(b, order) for b in query.branches])
+
+
+def _column_text(node: exp.Expr) -> str:
+    if isinstance(node, exp.Null):
+        return "NULL"
+    if (
+        isinstance(node, exp.Case)
+        and node.args.get("default") is None
+        and len(node.args.get("ifs") or []) == 1
+        and isinstance(node.args["ifs"][0].this, exp.Boolean)
+        and node.args["ifs"][0].this.this is False
+    ):
+        return "NULL"  # the typed NULL of a grouping set's missing key
+    return node.sql()
 
 
 def _no_inner_limit(query: Query, *, top: bool) -> None:
