@@ -168,6 +168,18 @@ PROVED = {
         "SELECT MAX(sal) FROM emp WHERE deptno = 3",
         "SELECT (SELECT sal FROM emp WHERE deptno = 3 ORDER BY sal DESC LIMIT 1)",
     ),
+    "a LEFT JOIN on a NOT NULL foreign key is the inner join": (
+        "SELECT e.empno, d.name FROM emp e LEFT JOIN dept d ON d.deptno = e.deptno",
+        "SELECT e.empno, d.name FROM emp e JOIN dept d ON d.deptno = e.deptno",
+    ),
+    "DISTINCT over a join read only by its condition is IN": (
+        "SELECT DISTINCT d.deptno, d.name FROM dept d JOIN emp e ON e.deptno = d.deptno",
+        "SELECT deptno, name FROM dept WHERE deptno IN (SELECT deptno FROM emp)",
+    ),
+    "COUNT(DISTINCT key) is COUNT(key)": (
+        "SELECT deptno, COUNT(DISTINCT empno) FROM emp GROUP BY deptno",
+        "SELECT deptno, COUNT(empno) FROM emp GROUP BY deptno",
+    ),
     "equal windows over the same rows": (
         "SELECT empno, ROW_NUMBER() OVER (PARTITION BY deptno ORDER BY sal, empno) FROM emp "
         "WHERE sal > 1 AND sal < 3",
@@ -248,6 +260,18 @@ REFUTED = {
     "MAX vs the first row in ascending order": (
         "SELECT MAX(sal) FROM emp",
         "SELECT (SELECT sal FROM emp ORDER BY sal LIMIT 1)",
+    ),
+    "a LEFT JOIN on a nullable foreign key": (
+        "SELECT e.empno, m.ename FROM emp e LEFT JOIN emp m ON m.empno = e.mgr",
+        "SELECT e.empno, m.ename FROM emp e JOIN emp m ON m.empno = e.mgr",
+    ),
+    "a join read only by its condition, without DISTINCT": (
+        "SELECT d.deptno, d.name FROM dept d JOIN emp e ON e.deptno = d.deptno",
+        "SELECT deptno, name FROM dept WHERE deptno IN (SELECT deptno FROM emp)",
+    ),
+    "COUNT(DISTINCT x) of a column that is no key": (
+        "SELECT deptno, COUNT(DISTINCT job) FROM emp GROUP BY deptno",
+        "SELECT deptno, COUNT(job) FROM emp GROUP BY deptno",
     ),
     "a window computed before the filter, not after": (
         "SELECT x.empno, x.r FROM (SELECT empno, sal, RANK() OVER (ORDER BY sal) AS r "

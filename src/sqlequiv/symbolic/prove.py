@@ -282,6 +282,7 @@ class Prover:
     def _simplify(self, block: Block, side: Side) -> Block:
         if block.windowed:
             return block  # a window reads the whole bag of rows: none of it may change
+        block = self._needless_distinct_aggregates(block)
         if block.full:
             outer = self._outer_join_of_full(block)
             if outer is None:
@@ -336,6 +337,7 @@ class Prover:
         return block
 
     def _simplify_joins(self, block: Block) -> Block:
+        block = self._distinct_semi_joins(self._foreign_key_left_joins(block))
         block = self._drop_unread_left_joins(self._semi_joins(self._keyed_semi_joins(block)))
         block = self._per_row_aggregates(block)
         block = self._reject_nulls(block)
@@ -426,6 +428,92 @@ class Prover:
             left_joins=[j for j in block.left_joins if j is not join],
             where=[missing if w is test else w for w in block.where],
         )
+
+    def _needless_distinct_aggregates(self, block: Block) -> Block:
+        """``AGG(DISTINCT k)`` is ``AGG(k)`` when ``k`` identifies the rows (a key): no two
+        rows of a group share a value of it."""
+        if not block.aggregate or block.full:
+            return block
+        rows = grouped_rows(block)
+        changed = False
+        outputs = []
+        for output in block.outputs:
+            copy = output.copy()
+            for agg in list(copy.find_all(exp.Count, exp.Sum, exp.Avg)):
+                arg = agg.this
+                if not (isinstance(arg, exp.Distinct) and len(arg.expressions) == 1):
+                    continue
+                key = arg.expressions[0]
+                if key.find(exp.Query, exp.AggFunc) is None and identifies(self, rows, [key]):
+                    agg.set("this", key.copy())
+                    changed = True
+            outputs.append(copy)
+        return replace(block, outputs=outputs) if changed else block
+
+    def _foreign_key_left_joins(self, block: Block) -> Block:
+        """``c LEFT JOIN p ON c.fk = p.key`` with a NOT NULL foreign key: every row of ``c``
+        has exactly one match, no row is padded, so it is the inner join."""
+        for join in block.left_joins:
+            parent = join.source
+            if parent.table is None or join.full:
+                continue
+            on = conjuncts(join.on)
+            parent_keys = {frozenset(k) for k in self.schema.table(parent.table).keys}
+            for child in block.sources:
+                if child.table is None or block.padded(child.alias):
+                    continue
+                child_table = self.schema.table(child.table)
+                for fk in child_table.foreign_keys:
+                    if fk.ref_table.lower() != parent.table:
+                        continue
+                    if frozenset(fk.ref_columns) not in parent_keys:
+                        continue
+                    if any(child_table.column(c).nullable for c in fk.columns):
+                        continue
+                    pairs = dict(zip(fk.ref_columns, fk.columns, strict=True))
+                    found = fk_conjuncts(on, child.alias, parent.alias, pairs, block.resolve_alias)
+                    if found is None or len(found) != len(on):
+                        continue
+                    return self._foreign_key_left_joins(
+                        replace(
+                            block,
+                            sources=[*block.sources, parent],
+                            left_joins=[j for j in block.left_joins if j is not join],
+                            where=block.where + on,
+                        )
+                    )
+        return block
+
+    def _distinct_semi_joins(self, block: Block) -> Block:
+        """Under DISTINCT, a joined table read only by WHERE conjuncts is an EXISTS: the set
+        of output rows is that of the rows for which some row of it qualifies."""
+        if not block.distinct or block.aggregate or block.limit is not None:
+            return block
+        if len(block.sources) < 2 or block.redirect:
+            return block
+        for source in block.sources:
+            if source.table is None:
+                continue
+            parts = [w for w in block.where if _reads_any(w, {source.alias}, block)]
+            if not parts or block.column_uses(source.alias) != _uses_in(source.alias, parts, block):
+                continue
+            if any(n.find(exp.Query) is not None for n in parts):
+                continue
+            inner = exp.Table(
+                this=exp.to_identifier(source.table),
+                alias=exp.TableAlias(this=exp.to_identifier(source.alias)),
+            )
+            select = exp.Select(expressions=[exp.Literal.number(1)]).from_(inner, copy=False)
+            select = select.where(*(p.copy() for p in parts), copy=False)
+            return self._distinct_semi_joins(
+                replace(
+                    block,
+                    sources=[s for s in block.sources if s is not source],
+                    where=[w for w in block.where if not any(w is p for p in parts)]
+                    + [exp.Exists(this=select)],
+                )
+            )
+        return block
 
     def _keyed_semi_joins(self, block: Block) -> Block:
         """``WHERE x IN (SELECT t.k FROM t WHERE p)`` (or the EXISTS with ``t.k = x``) is a
