@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
+from sqlequiv.policy import is_volatile
 from sqlequiv.symbolic.blocks import Block, LeftJoin, Query, SetOp, Source, has_aggregate
 
 __all__ = ["unnest"]
@@ -201,6 +202,8 @@ def _constant_row(block: Block, source: Source) -> Block | None:
         return None
     if any(o.find(exp.Column, exp.Query) is not None for o in derived.outputs):
         return None
+    if _any_volatile(derived):
+        return None  # each reference would draw its own value
     if block.redirect and source.alias in block.redirect.values():
         return None
     try:
@@ -218,8 +221,8 @@ def _same_columns_once(block: Block) -> Block | None:
         if source.query is None or not _permutable(source.query):
             continue
         texts = _operand_texts(source.query)
-        if texts is None:
-            continue
+        if texts is None or _any_volatile(source.query):
+            continue  # two calls of random() are two values, however alike their text
         first: dict[tuple[str, ...], int] = {}
         twins: dict[str, str] = {}
         for position, text in enumerate(zip(*texts, strict=True)):
@@ -240,6 +243,16 @@ def _same_columns_once(block: Block) -> Block | None:
 
         return _rewrite_all(block, redirect)
     return None
+
+
+def _any_volatile(query: Query) -> bool:
+    """Whether an output of the query (any operand) may differ between two evaluations."""
+    if isinstance(query, SetOp):
+        return any(_any_volatile(b) for b in query.branches)
+    return any(
+        is_volatile(o) or any(isinstance(n, exp.Anonymous) for n in o.walk())
+        for o in query.outputs
+    )
 
 
 def _operand_texts(query: Query) -> list[list[str]] | None:
