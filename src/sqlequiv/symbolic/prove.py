@@ -56,10 +56,15 @@ from sqlequiv.symbolic.dependencies import (
     is_set,
 )
 from sqlequiv.symbolic.scope import Scope, Side
-from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join_exists
+from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join, semi_join_exists
 from sqlequiv.symbolic.setops import set_normal_form
 from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
-from sqlequiv.symbolic.unnest import null_when_columns_are, resolved_order, unnest
+from sqlequiv.symbolic.unnest import (
+    null_when_columns_are,
+    operand_blocks,
+    resolved_order,
+    unnest,
+)
 
 __all__ = ["MAX_CHECKS", "Prover"]
 
@@ -119,11 +124,16 @@ class Prover:
             right = unnest(read_query(reference, top=True))
             for query in (left, right):
                 _no_inner_limit(query, top=True)
-            if self.ignore_column_order:
-                # The comparison ignores the order of the result's columns: a set
-                # operation's may be put in a canonical one, every operand alike.
-                left, right = _canonical_columns(left), _canonical_columns(right)
-            return self._query(left, right, top=True)
+            if self._query(left, right, top=True):
+                return True
+            if not self.ignore_column_order:
+                return False
+            # The comparison ignores the order of the result's columns: a set operation's
+            # may be put in a canonical one, every operand alike, and compared again.
+            canonical = _canonical_columns(left), _canonical_columns(right)
+            if canonical[0] is left and canonical[1] is right:
+                return False
+            return self._query(canonical[0], canonical[1], top=True)
         except (NotABlock, Unsupported) as exc:
             self.last_reason = str(exc)
             return False
@@ -505,6 +515,10 @@ class Prover:
             )
             select = exp.Select(expressions=[exp.Literal.number(1)]).from_(inner, copy=False)
             select = select.where(*(p.copy() for p in parts), copy=False)
+            if semi_join(select) is None:
+                # Only an EXISTS with one correlation reads as the semi-join atom an IN or
+                # another EXISTS shares; any other would be an atom of its own text.
+                continue
             return self._distinct_semi_joins(
                 replace(
                     block,
@@ -1124,8 +1138,8 @@ def _canonical_columns(query: Query) -> Query:
     select there (a typed NULL read as NULL), every operand permuted alike."""
     if not isinstance(query, SetOp) or query.order:
         return query
-    operands = _operand_blocks(query)
-    if operands is None or any(b.order or b.limit is not None for b in operands):
+    operands = operand_blocks(query)
+    if any(b.order or b.limit is not None for b in operands):
         return query
     width = len(operands[0].outputs)
     if any(len(b.outputs) != width for b in operands):
@@ -1135,18 +1149,6 @@ def _canonical_columns(query: Query) -> Query:
     if order == list(range(width)):
         return query
     return _permuted(query, order)
-
-
-def _operand_blocks(query: Query) -> list[Block] | None:
-    if isinstance(query, Block):
-        return [query]
-    out: list[Block] = []
-    for branch in query.branches:
-        blocks = _operand_blocks(branch)
-        if blocks is None:
-            return None
-        out.extend(blocks)
-    return out
 
 
 def _permuted(query: Query, order: list[int]) -> Query:

@@ -155,6 +155,21 @@ def _select_from_limited(block: Block) -> Block | None:
     order = resolved_order(inner)
     if order is None:
         return None
+    merged = _read_through(block, source, inner)
+    if merged is None:
+        return None
+    rewritten, inner = merged
+    order = resolved_order(inner)
+    outer = resolved_order(rewritten)
+    if order is None or outer is None or [o.sql() for o in order] != [o.sql() for o in outer]:
+        return None
+    kept = inner_limit if block.limit is None else min(inner_limit, block.limit)
+    return replace(inner, outputs=rewritten.outputs, order=order, limit=kept)
+
+
+def _read_through(block: Block, source: Source, inner: Block) -> tuple[Block, Block] | None:
+    """``block`` reading ``inner``'s expressions instead of ``source``'s columns, and
+    ``inner`` under the fresh source names that reading uses; None if a name is ambiguous."""
     substituted = _substituted(block, source, inner)
     if substituted is None:
         return None
@@ -168,12 +183,7 @@ def _select_from_limited(block: Block) -> Block | None:
             for j in inner.left_joins
         ],
     )
-    order = resolved_order(inner)
-    outer = resolved_order(rewritten)
-    if order is None or outer is None or [o.sql() for o in order] != [o.sql() for o in outer]:
-        return None
-    kept = inner_limit if block.limit is None else min(inner_limit, block.limit)
-    return replace(inner, outputs=rewritten.outputs, order=order, limit=kept)
+    return rewritten, inner
 
 
 def resolved_order(block: Block) -> list[exp.Ordered] | None:
@@ -221,7 +231,7 @@ def _same_columns_once(block: Block) -> Block | None:
         if source.query is None or not _permutable(source.query):
             continue
         texts = _operand_texts(source.query)
-        if texts is None or _any_volatile(source.query):
+        if _any_volatile(source.query):
             continue  # two calls of random() are two values, however alike their text
         first: dict[tuple[str, ...], int] = {}
         twins: dict[str, str] = {}
@@ -255,17 +265,16 @@ def _any_volatile(query: Query) -> bool:
     )
 
 
-def _operand_texts(query: Query) -> list[list[str]] | None:
-    """The SQL of every output of every operand (blocks only), or None."""
+def operand_blocks(query: Query) -> list[Block]:
+    """Every operand of a (nested) set operation, or the block itself."""
     if isinstance(query, Block):
-        return [[o.sql() for o in query.outputs]]
-    out: list[list[str]] = []
-    for branch in query.branches:
-        texts = _operand_texts(branch)
-        if texts is None:
-            return None
-        out.extend(texts)
-    return out
+        return [query]
+    return [b for branch in query.branches for b in operand_blocks(branch)]
+
+
+def _operand_texts(query: Query) -> list[list[str]]:
+    """The SQL of every output of every operand."""
+    return [[o.sql() for o in b.outputs] for b in operand_blocks(query)]
 
 
 def _unordered(query: Query) -> Query:
@@ -1050,20 +1059,10 @@ def _select_from_aggregate(block: Block) -> Block | None:
         return None
     if inner.order or inner.limit is not None:
         return None
-    substituted = _substituted(block, source, inner)
-    if substituted is None:
+    merged = _read_through(block, source, inner)
+    if merged is None:
         return None
-    # The outer block now reads the inner sources under fresh names: so does the inner.
-    names, rewritten = substituted
-    inner = _rewrite_all(inner, lambda n: _renamed(n, names))
-    inner = replace(
-        inner,
-        sources=[replace(s, alias=names[s.alias]) for s in inner.sources],
-        left_joins=[
-            replace(j, source=replace(j.source, alias=names[j.source.alias]))
-            for j in inner.left_joins
-        ],
-    )
+    rewritten, inner = merged
     conditions = [*([inner.having] if inner.having is not None else []), *rewritten.where]
     having = (
         exp.and_(*conditions) if len(conditions) > 1 else (conditions[0] if conditions else None)
