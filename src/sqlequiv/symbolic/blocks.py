@@ -18,7 +18,7 @@ commute, and ``(X LEFT JOIN_r d) x c = (X x c) LEFT JOIN_r d`` whenever ``r`` do
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from sqlglot import exp
@@ -34,6 +34,7 @@ __all__ = [
     "fk_conjuncts",
     "has_aggregate",
     "read_query",
+    "select_from",
 ]
 
 
@@ -548,6 +549,23 @@ def output_names(node: exp.Expr) -> tuple[str, ...]:
     if not isinstance(node, exp.Select):
         raise NotABlock("derived query without a SELECT")
     return tuple(item.alias_or_name for item in node.expressions)
+
+
+def select_from(
+    item: exp.Expr, tables: Sequence[tuple[str, str]], conditions: Sequence[exp.Expr] = ()
+) -> exp.Select:
+    """``SELECT item FROM t1 AS a1 JOIN t2 AS a2 … WHERE conditions`` over (table, alias)
+    pairs, built from copies: the subqueries the prover writes (EXISTS, scalar) read so."""
+    first, *rest = (
+        exp.Table(this=exp.to_identifier(t), alias=exp.TableAlias(this=exp.to_identifier(a)))
+        for t, a in tables
+    )
+    select = exp.Select(expressions=[item.copy()]).from_(first, copy=False)
+    for table in rest:
+        select = select.join(table, copy=False)
+    if conditions:
+        select = select.where(*(c.copy() for c in conditions), copy=False)
+    return select
 
 
 def conjuncts(node: exp.Expr) -> list[exp.Expr]:

@@ -92,8 +92,7 @@ class Z3Layer:
         self.last_reason = self.stopped_by = self.last_proof = None
         forms = self._canonical_forms(candidate, reference, schema, options)
         if isinstance(forms, _Declined):
-            self.last_reason = forms.reason
-            self.stopped_by = forms.reason if forms.status == "budget" else None
+            self._declined(forms)
             self.last_proof = ProofEvidence(forms.status, forms.reason)
             return None
         prover = Prover(
@@ -124,8 +123,7 @@ class Z3Layer:
         self.last_reason = self.stopped_by = None
         forms = self._canonical_forms(candidate, reference, schema, options)
         if isinstance(forms, _Declined):
-            self.last_reason = forms.reason
-            self.stopped_by = forms.reason if forms.status == "budget" else None
+            self._declined(forms)
             return ()
         budget = max(0.0, min(self.witness_budget, deadline.left()))
         return witness_databases(*forms, schema, domains, time_budget=budget)
@@ -170,6 +168,11 @@ class Z3Layer:
             result.reason,
             row_bounds or None,
         )
+
+    def _declined(self, forms: _Declined) -> None:
+        """Record why the pair has no canonical forms (and the budget, if one is why)."""
+        self.last_reason = forms.reason
+        self.stopped_by = forms.reason if forms.status == "budget" else None
 
     def _canonical_forms(
         self, candidate: GuardedQuery, reference: GuardedQuery, schema: Schema, options: Options

@@ -47,6 +47,7 @@ from sqlequiv.symbolic.blocks import (
     fk_conjuncts,
     has_aggregate,
     read_query,
+    select_from,
 )
 from sqlequiv.symbolic.dependencies import (
     determines,
@@ -425,13 +426,7 @@ class Prover:
         uses = _uses_in(source.alias, on, block) + 1
         if block.column_uses(source.alias) != uses:
             return None
-        inner = exp.Table(
-            this=exp.to_identifier(source.table),
-            alias=exp.TableAlias(this=exp.to_identifier(source.alias)),
-        )
-        select = exp.Select(expressions=[exp.Literal.number(1)]).from_(inner, copy=False)
-        if on:
-            select = select.where(*(c.copy() for c in on), copy=False)
+        select = select_from(exp.Literal.number(1), [(source.table, source.alias)], on)
         missing = exp.Not(this=exp.Exists(this=select))
         return replace(
             block,
@@ -509,12 +504,7 @@ class Prover:
                 continue
             if any(n.find(exp.Query) is not None for n in parts):
                 continue
-            inner = exp.Table(
-                this=exp.to_identifier(source.table),
-                alias=exp.TableAlias(this=exp.to_identifier(source.alias)),
-            )
-            select = exp.Select(expressions=[exp.Literal.number(1)]).from_(inner, copy=False)
-            select = select.where(*(p.copy() for p in parts), copy=False)
+            select = select_from(exp.Literal.number(1), [(source.table, source.alias)], parts)
             if semi_join(select) is None:
                 # Only an EXISTS with one correlation reads as the semi-join atom an IN or
                 # another EXISTS shares; any other would be an atom of its own text.
@@ -650,12 +640,7 @@ class Prover:
             ):
                 aggregate = exp.Count(this=exp.Star())  # never NULL on a match
                 aggregate.type = output.type or exp.DataType.build("BIGINT")
-            inner = exp.Table(
-                this=exp.to_identifier(child.table),
-                alias=exp.TableAlias(this=exp.to_identifier(child.alias)),
-            )
-            select = exp.Select(expressions=[aggregate]).from_(inner, copy=False)
-            select = select.where(*(c.copy() for c in on), copy=False)
+            select = select_from(aggregate, [(child.table, child.alias)], on)
             outputs.append(exp.Subquery(this=select))
         if any(_reads_any(o, {child.alias}, block) or has_aggregate(o) for o in block.order):
             return block
@@ -1213,25 +1198,14 @@ def _as_scalar_subqueries(block: Block) -> list[exp.Expr]:
         return block.outputs
     if not block.sources or any(s.table is None for s in block.sources) or block.redirect:
         return block.outputs
-    tables = [
-        exp.Table(
-            this=exp.to_identifier(s.table),
-            alias=exp.TableAlias(this=exp.to_identifier(s.alias)),
-        )
-        for s in block.sources
-    ]
+    tables = [(s.table or "", s.alias) for s in block.sources]
     outputs = []
     for output in block.outputs:
         copy = output.copy()
         for agg in [a for a in copy.find_all(exp.AggFunc) if a.find_ancestor(exp.AggFunc) is None]:
             if agg.type is None:
                 return block.outputs  # a scalar subquery needs its type
-            select = exp.Select(expressions=[agg.copy()]).from_(tables[0].copy(), copy=False)
-            for table in tables[1:]:
-                select = select.join(table.copy(), copy=False)
-            if block.where:
-                select = select.where(*(w.copy() for w in block.where), copy=False)
-            scalar = exp.Subquery(this=select)
+            scalar = exp.Subquery(this=select_from(agg, tables, block.where))
             if agg is copy:
                 copy = scalar
             else:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from sqlequiv.symbolic.blocks import Block, NotABlock, Source, read_query
+from sqlequiv.symbolic.blocks import Block, NotABlock, Source, read_query, select_from
 
 __all__ = ["SemiJoin", "constant_rows_exists", "semi_join", "semi_join_exists"]
 
@@ -42,22 +42,10 @@ class SemiJoin:
 
     def _select(self, item: exp.Expr, extra: exp.Expr | None = None) -> exp.Select:
         ordered = sorted(self.sources, key=lambda s: (s.table or "", s.alias))
-        tables = [
-            exp.Table(
-                this=exp.to_identifier(s.table),
-                alias=exp.TableAlias(this=exp.to_identifier(s.alias)),
-            )
-            for s in ordered
-        ]
-        select = exp.Select(expressions=[item.copy()]).from_(tables[0], copy=False)
-        for table in tables[1:]:
-            select = select.join(table, copy=False)
-        conditions = sorted((c.copy() for c in self.conditions), key=lambda c: c.sql())
+        conditions = sorted(self.conditions, key=lambda c: c.sql())
         if extra is not None:
             conditions.append(extra)
-        if conditions:
-            select = select.where(*conditions, copy=False)
-        return select
+        return select_from(item, [(s.table or "", s.alias) for s in ordered], conditions)
 
 
 def semi_join(query: exp.Expr, outer: exp.Expr | None = None) -> SemiJoin | None:
@@ -143,18 +131,8 @@ def constant_rows_exists(derived: Block) -> exp.Exists | None:
     own = {s.alias for s in derived.sources}
     if any(not _tables(c) <= own or _has_query(c) for c in derived.where):
         return None  # correlated: not a constant
-    tables = [
-        exp.Table(
-            this=exp.to_identifier(s.table), alias=exp.TableAlias(this=exp.to_identifier(s.alias))
-        )
-        for s in derived.sources
-    ]
-    select = exp.Select(expressions=[exp.Literal.number(1)]).from_(tables[0], copy=False)
-    for table in tables[1:]:
-        select = select.join(table, copy=False)
-    if derived.where:
-        select = select.where(*(c.copy() for c in derived.where), copy=False)
-    return exp.Exists(this=select)
+    tables = [(s.table or "", s.alias) for s in derived.sources]
+    return exp.Exists(this=select_from(exp.Literal.number(1), tables, derived.where))
 
 
 def _tables(node: exp.Expr) -> set[str]:

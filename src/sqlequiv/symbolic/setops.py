@@ -24,7 +24,7 @@ from dataclasses import replace
 from sqlglot import exp
 
 from sqlequiv.schema.model import Schema
-from sqlequiv.symbolic.blocks import Block, Query, SetOp
+from sqlequiv.symbolic.blocks import Block, Query, SetOp, select_from
 from sqlequiv.symbolic.unnest import unnest
 
 __all__ = ["set_normal_form"]
@@ -149,18 +149,9 @@ def _filtered_by(first: Block, second: Block, schema: Schema, *, negate: bool) -
             matches.append(exp.EQ(this=other, expression=mine.copy()))
         else:
             matches.append(exp.NullSafeEQ(this=other, expression=mine.copy()))
-    tables = [
-        exp.Table(
-            this=exp.to_identifier(s.table),
-            alias=exp.TableAlias(this=exp.to_identifier(names[s.alias])),
-        )
-        for s in second.sources
-    ]
-    select = exp.Select(expressions=[exp.Literal.number(1)]).from_(tables[0], copy=False)
-    for table in tables[1:]:
-        select = select.join(table, copy=False)
-    select = select.where(*(renamed(w) for w in second.where), *matches, copy=False)
-    test: exp.Expr = exp.Exists(this=select)
+    tables = [(s.table or "", names[s.alias]) for s in second.sources]
+    conditions = [*(renamed(w) for w in second.where), *matches]
+    test: exp.Expr = exp.Exists(this=select_from(exp.Literal.number(1), tables, conditions))
     if negate:
         test = exp.Not(this=test)
     return replace(first, where=[*first.where, test], distinct=True)

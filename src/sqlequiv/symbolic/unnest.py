@@ -298,11 +298,7 @@ def _sort_columns(source: Source) -> Source:
     order = sorted(range(len(keys)), key=lambda i: keys[i])
     if order == list(range(len(keys))) or len(keys) != len(source.columns):
         return source
-    return replace(
-        source,
-        query=_keep_outputs(query, order),
-        columns=tuple(source.columns[i] for i in order),
-    )
+    return _columns_at(source, query, order)
 
 
 def _permutable(query: Query) -> bool:
@@ -442,11 +438,7 @@ def _prune(source: Source, block: Block) -> Source:
     keep = sorted(used) or [0]
     if len(keep) == len(source.columns) or not _prunable(query):
         return source
-    return replace(
-        source,
-        query=_keep_outputs(query, keep),
-        columns=tuple(source.columns[i] for i in keep),
-    )
+    return _columns_at(source, query, keep)
 
 
 def _prunable(query: Query) -> bool:
@@ -456,6 +448,15 @@ def _prunable(query: Query) -> bool:
         return not query.distinct and query.limit is None
     return (
         query.kind == "union" and not query.distinct and all(_prunable(b) for b in query.branches)
+    )
+
+
+def _columns_at(source: Source, query: Query, positions: list[int]) -> Source:
+    """The derived table with only the columns at ``positions``, in that order."""
+    return replace(
+        source,
+        query=_keep_outputs(query, positions),
+        columns=tuple(source.columns[i] for i in positions),
     )
 
 
