@@ -201,20 +201,23 @@ def test_local_workers_survive_a_crash_and_a_hang(tmp_path: Path) -> None:
     assert elapsed < 60  # the hang cost its own timeout, not the predicate's 60 s
 
 
-def test_ctrl_c_keeps_what_is_written_and_the_rerun_finishes(tmp_path: Path) -> None:
-    slow = [
-        {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
-        for n in range(6)
+def slow_candidates(n: int) -> list[dict[str, str]]:
+    """``n`` distinct candidates of the item whose predicate sleeps SQLEQUIV_TEST_SLEEP s."""
+    return [
+        {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {k}"}
+        for k in range(n)
     ]
+
+
+def test_ctrl_c_keeps_what_is_written_and_the_rerun_finishes(tmp_path: Path) -> None:
+    slow = slow_candidates(6)
     suite, cands = write_suite(tmp_path, slow)
     out = tmp_path / "r.jsonl"
     command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
                str(out), "--jobs", "1", "--predicate-databases", "0", "--no-audit"]  # fmt: skip
     env = {**os.environ, "SQLEQUIV_TEST_SLEEP": "1.5"}
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and (not out.exists() or not out.read_text().strip()):
-        time.sleep(0.2)
+    wait_for_records(out, 1, process)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()
@@ -227,10 +230,7 @@ def test_ctrl_c_keeps_what_is_written_and_the_rerun_finishes(tmp_path: Path) -> 
 
 
 def test_workers_exit_quietly_when_grade_is_killed(tmp_path: Path) -> None:
-    slow = [
-        {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
-        for n in range(6)
-    ]
+    slow = slow_candidates(6)
     suite, cands = write_suite(tmp_path, slow)
     out = tmp_path / "r.jsonl"
     command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
@@ -239,9 +239,7 @@ def test_workers_exit_quietly_when_grade_is_killed(tmp_path: Path) -> None:
     stderr = tmp_path / "stderr.txt"
     with open(stderr, "wb") as err:
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and (not out.exists() or not out.read_text().strip()):
-            time.sleep(0.1)
+        wait_for_records(out, 1, process)
         process.kill()
         process.wait(10)
         time.sleep(4)  # the workers finish their task and find the parent gone
@@ -249,19 +247,14 @@ def test_workers_exit_quietly_when_grade_is_killed(tmp_path: Path) -> None:
 
 
 def test_a_second_run_on_the_same_out_fails_at_once(tmp_path: Path) -> None:
-    slow = [
-        {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
-        for n in range(3)
-    ]
+    slow = slow_candidates(3)
     suite, cands = write_suite(tmp_path, slow)
     out = tmp_path / "r.jsonl"
     command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
                str(out), "--jobs", "1", "--predicate-databases", "0", "--no-audit"]  # fmt: skip
     env = {**os.environ, "SQLEQUIV_TEST_SLEEP": "1.5"}
     first = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and (not out.exists() or not out.read_text().strip()):
-        time.sleep(0.1)
+    wait_for_records(out, 1, first)
     second = subprocess.run(command, check=False, env=env, capture_output=True, timeout=60)
     assert second.returncode == 2, second.stderr.decode()
     message = second.stderr.decode()
@@ -332,10 +325,7 @@ def test_a_results_path_that_is_not_a_file_is_refused(tmp_path: Path) -> None:
 
 #: Slow pairs first (the predicate sleeps SQLEQUIV_TEST_SLEEP s on them), so a fault lands
 #: while one is being graded; then a pass, a fail, an error and an anomaly.
-FAULT_CANDIDATES = [
-    {"id": "hostile", "sql": f"SELECT customer_id FROM customers WHERE customer_id = 1 AND {n}"}
-    for n in range(4)
-] + CANDIDATES
+FAULT_CANDIDATES = slow_candidates(4) + CANDIDATES
 FAULT_ENV = {**os.environ, "SQLEQUIV_TEST_SLEEP": "0.6"}
 #: What may differ between two runs of the same pairs: how long they took, and how many
 #: attempts a pair needed (a retry after a fault says so).
