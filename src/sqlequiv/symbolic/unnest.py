@@ -121,6 +121,9 @@ def _unnest_full(block: Block, depth: int) -> Block:
 
 
 def _strict_columns(block: Block, source: Source, derived: Block) -> bool:
+    """Whether every column ``block`` reads from ``source`` is, in ``derived``, an
+    expression NULL when its columns are (a plain column, or one strict in them): only
+    such a column is NULL on the padded row exactly when the derived one is."""
     for column in _columns(block):
         if column.table != source.alias:
             continue
@@ -560,17 +563,7 @@ def _inlinable_on_padded_side(block: Block, join: LeftJoin) -> bool:
     derived = join.source.query
     if not isinstance(derived, Block) or not _inlinable(derived) or len(derived.sources) != 1:
         return False
-    for column in _columns(block):
-        if column.table != join.source.alias:
-            continue
-        position = join.source.position(column.name)
-        if position is None:
-            return False
-        # Only an expression that is NULL when its columns are (a plain column, or one
-        # strict in them) is NULL on the padded row exactly when the derived one is.
-        if not null_when_columns_are(derived.outputs[position]):
-            return False
-    return True
+    return _strict_columns(block, join.source, derived)
 
 
 #: NULL when any operand is NULL.
