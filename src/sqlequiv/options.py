@@ -39,6 +39,9 @@ class Options:
     #: Maximum number of candidate databases tried by the counterexample search. This
     #: count, not the clock, bounds the search, so a seed gives one answer.
     max_fixtures: int = 150
+    #: Tiny random databases (0-3 rows a table, the queries' constants, keys respected)
+    #: the search tries first, before any proof: the random floor it must dominate.
+    floor_databases: int = 300
     #: Safety cap on the counterexample search's wall-clock time, in seconds; the
     #: evidence says when it cut a search short (results may then vary).
     time_budget: float = 5.0

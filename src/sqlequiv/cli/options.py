@@ -37,6 +37,12 @@ def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--time
     benchmark commands spell it ``--query-timeout``: their ``--timeout`` is per item)."""
     p.add_argument("--seed", type=int, default=0, help="seed of the counterexample search")
     p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
+    p.add_argument(
+        "--floor-databases",
+        type=int,
+        default=Options.floor_databases,
+        help="tiny random databases tried first (the random floor)",
+    )
     p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
     p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
     p.add_argument(
@@ -79,6 +85,7 @@ def options_from(args: argparse.Namespace) -> Options:
         float_tolerance=args.float_tolerance,
         seed=args.seed,
         max_fixtures=args.max_fixtures,
+        floor_databases=args.floor_databases,
         time_budget=args.time_budget,
         max_rows=args.max_rows,
         query_timeout=args.query_timeout,

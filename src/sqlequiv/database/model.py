@@ -70,30 +70,47 @@ def sql_literal(value: Any, type_sql: str) -> str:
         >>> sql_literal(None, "INT")
         'NULL'
     """
-    if value is None:
+    text = literal_text(value)
+    if text is None:
         return "NULL"
+    # Numbers stay numeric literals (a float's text is its repr); -0.0 is a string, since
+    # DuckDB reads the number -0.0 as +0.0.
+    if isinstance(value, bool | int) or (isinstance(value, float) and text == repr(value)):
+        return f"CAST({text} AS {type_sql})"
+    return "CAST('" + text.replace("'", "''") + f"' AS {type_sql})"
+
+
+def literal_text(value: Any) -> str | None:
+    """The text DuckDB casts to a column's type to store ``value`` (None for NULL).
+
+    ``CAST(text AS type)`` of this text is what :func:`sql_literal` writes, and what a
+    batch insert that binds the texts as parameters computes.
+
+    Example:
+        >>> literal_text(float("-inf")), literal_text(-0.0), literal_text(None)
+        ('-Infinity', '-0.0', None)
+    """
+    if value is None:
+        return None
     if isinstance(value, bool):
-        text = "TRUE" if value else "FALSE"
-    elif isinstance(value, int):
-        text = str(value)
-    elif isinstance(value, float):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
         if math.isnan(value):
-            text = "'NaN'"
-        elif math.isinf(value):
-            text = "'Infinity'" if value > 0 else "'-Infinity'"
-        elif value == 0 and math.copysign(1.0, value) < 0:
-            text = "'-0.0'"  # DuckDB reads the number -0.0 as +0.0, the string keeps the sign
-        else:
-            text = repr(value)
-    elif isinstance(value, decimal.Decimal):
-        text = f"'{value}'"
-    elif isinstance(value, dt.datetime | dt.date | dt.time):
-        text = f"'{value.isoformat()}'"
-    elif isinstance(value, bytes):
-        text = "'" + "".join(f"\\x{b:02x}" for b in value) + "'"
-    else:
-        text = "'" + str(value).replace("'", "''") + "'"
-    return f"CAST({text} AS {type_sql})"
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value == 0 and math.copysign(1.0, value) < 0:
+            return "-0.0"  # DuckDB reads the number -0.0 as +0.0, the string keeps the sign
+        return repr(value)
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return "".join(f"\\x{b:02x}" for b in value)
+    return str(value)
 
 
 def insert_script(db: Database, schema: Schema) -> str:

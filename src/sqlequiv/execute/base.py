@@ -8,14 +8,15 @@ the interface.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from sqlequiv.database import Database
 from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Schema
 
-#: Databases an engine keeps staged before it clears them.
-MAX_STAGED = 2000
+#: Databases an engine keeps staged before it clears them (a batch statement reads
+#: every staged database's rows, so fewer is faster).
+MAX_STAGED = 400
 
 
 class Executor(Protocol):
@@ -44,6 +45,21 @@ class Executor(Protocol):
 
     def scalar(self, sql: str) -> Any:
         """Run trusted SQL returning one value (constraint checks)."""
+
+
+class BatchUnsupported(Exception):
+    """A query that cannot run on a batch of databases in one statement (run them one by one)."""
+
+
+@runtime_checkable
+class BatchExecutor(Executor, Protocol):
+    """An engine that can run one query on many staged databases in one statement."""
+
+    def run_batch(self, sql: str, handles: Sequence[int]) -> dict[int, ResultSet]:
+        """``sql``'s result on each staged database of ``handles``.
+
+        Raises :class:`BatchUnsupported` when the statement cannot be written, and
+        :class:`QueryFailed` when it fails."""
 
 
 def first_line(exc: BaseException) -> str:

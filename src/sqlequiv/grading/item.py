@@ -197,7 +197,8 @@ def _grade_query(
             # The pass is unrefuted now; what is left to gain is a proof against another
             # reference, and a search the last one survived would not refute this one.
             effort = dataclasses.replace(
-                options, max_fixtures=0, time_budget=0.0, max_bound=0, bounded_time_budget=0.0
+                options, max_fixtures=0, floor_databases=0, time_budget=0.0, max_bound=0,
+                bounded_time_budget=0.0,
             )
         if verdict.verdict == "error" and verdict.error is not None:
             if verdict.error.side == "candidate":

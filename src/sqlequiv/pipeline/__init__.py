@@ -3,10 +3,11 @@
 Each stage is ``stage(pair) -> Verdict | None`` (the way sqlglot's optimizer runs
 its ``RULES``): :mod:`~sqlequiv.pipeline.prove` (equal canonical forms, then the
 symbolic layer), :mod:`~sqlequiv.pipeline.constant` (queries that read no table),
-:mod:`~sqlequiv.pipeline.refute` (the counterexample search, then bounded
-verification). A pair no stage decides is ``unknown``, with the evidence they
-gathered. :func:`sqlequiv.check` parses, guards and builds the :class:`Pair`;
-grading builds it from what it has already guarded and run.
+:mod:`~sqlequiv.pipeline.refute` (the counterexample search's random floor, which runs
+first, its rich part, then bounded verification). A pair no stage decides is
+``unknown``, with the evidence they gathered. :func:`sqlequiv.check` parses, guards
+and builds the :class:`Pair`; grading builds it from what it has already guarded and
+run.
 
 :data:`PROVING_STAGES` are the stages that can prove, :data:`REFUTING_STAGES` the
 ones that can only refute: run alone, the latter re-check a proof by searching for a
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from sqlequiv.pipeline.constant import constant_decision
 from sqlequiv.pipeline.pair import Pair, SeedData, Timer
 from sqlequiv.pipeline.prove import normalized, symbolic
-from sqlequiv.pipeline.refute import bounded, fixture_search, verify
+from sqlequiv.pipeline.refute import bounded, fixture_search, floor_search, verify
 from sqlequiv.verdict import Verdict
 
 __all__ = [
@@ -37,16 +38,17 @@ __all__ = [
 
 Stage = Callable[[Pair], Verdict | None]
 
-#: The stages that can prove, all before any that refutes: a pair they do not prove is
-#: not proved by :data:`STAGES` either. (The constant decision may also refute.)
+#: The stages that can prove: a pair they do not prove is not proved by :data:`STAGES`
+#: either. (The constant decision may also refute.)
 PROVING_STAGES: tuple[Stage, ...] = (normalized, symbolic, constant_decision)
 
-#: The stages that never prove (the search, then bounded verification): a pair they
-#: do not refute is ``unknown``, whatever the prover would say.
-REFUTING_STAGES: tuple[Stage, ...] = (fixture_search, bounded)
+#: The stages that never prove (the random floor, the rest of the search, then bounded
+#: verification): a pair they do not refute is ``unknown``, whatever the prover says.
+REFUTING_STAGES: tuple[Stage, ...] = (floor_search, fixture_search, bounded)
 
-#: The stages in the order they run.
-STAGES: tuple[Stage, ...] = PROVING_STAGES + REFUTING_STAGES
+#: The stages in the order they run: the random floor first, since it refutes most
+#: non-equivalent pairs in milliseconds, and a proof takes tens of them.
+STAGES: tuple[Stage, ...] = (floor_search, *PROVING_STAGES, fixture_search, bounded)
 
 
 def decide(pair: Pair, stages: tuple[Stage, ...] = STAGES) -> Verdict:

@@ -30,6 +30,7 @@ from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import Domains, build_domains
 from sqlequiv.search.harvest import Harvest, harvest
 from sqlequiv.search.probe import Prober
+from sqlequiv.search.run import Search
 from sqlequiv.symbolic import SymbolicLayer
 from sqlequiv.verdict import Counterexample, Verdict, VerdictKind
 
@@ -79,6 +80,8 @@ class Pair:
     budget_stops: dict[str, str] = field(default_factory=dict)
     #: The whole check's wall-clock safety net (``Options.check_time_budget`` from its start).
     deadline: Deadline = NO_DEADLINE
+    #: Search results already verified (by ``id``), so a later stage reports only new ones.
+    reported: set[int] = field(default_factory=set)
 
     @property
     def engine_name(self) -> str:
@@ -117,6 +120,19 @@ class Pair:
     @cached_property
     def prober(self) -> Prober:
         return Prober(self.engine, self.schema, self.candidate, self.reference, self.options)
+
+    @cached_property
+    def search(self) -> Search:
+        """The pair's counterexample search, run a part at a time by the stages."""
+        return Search(
+            self.prober,
+            self.searched,
+            self.domains,
+            self.options,
+            stop_after=self.stop_after,
+            relevant=self.harvested.mentioned,
+            deadline=self.deadline,
+        )
 
     def verdict(self, kind: VerdictKind, **fields: Any) -> Verdict:
         """A verdict on this pair, with the options, timings and executed queries."""

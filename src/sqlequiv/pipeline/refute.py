@@ -18,15 +18,27 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.search.naming import case_name
-from sqlequiv.search.run import search
 from sqlequiv.search.shrink import shrink
 from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.verdict import Counterexample, Verdict
 
 
+def floor_search(pair: Pair) -> Verdict | None:
+    """``not_equivalent`` with the first verified database of the random floor (tiny
+    databases from the queries' constants), tried before any proof; else None."""
+    with pair.timer.stage("floor_search"):
+        try:
+            pair.engine.prepare(pair.schema)
+            pair.search.floor()
+        except QueryFailed as exc:
+            return execution_error(exc, pair)
+        pair.past_deadline("floor_search")
+    return _report(pair, "floor")
+
+
 def fixture_search(pair: Pair) -> Verdict | None:
-    """``not_equivalent`` with the first verified database the search finds (z3's
-    witnesses first); None when it finds none, its evidence recorded."""
+    """``not_equivalent`` with the first verified database the rest of the search finds
+    (z3's witnesses first); None when it finds none, its evidence recorded."""
     domains = pair.domains
     with pair.timer.stage("witnesses"):
         try:
@@ -43,32 +55,34 @@ def fixture_search(pair: Pair) -> Verdict | None:
             pair.note_stop("witnesses")
         except LAYER_FAILURES:
             seeds = []
+    pair.evidence = dataclasses.replace(pair.evidence, witnesses=len(seeds))
     with pair.timer.stage("fixture_search"):
-        pair.engine.prepare(pair.schema)
         try:
-            results = search(
-                pair.prober,
-                pair.searched,
-                domains,
-                pair.options,
-                seeds=seeds,
-                stop_after=pair.stop_after,
-                relevant=pair.harvested.mentioned,
-                deadline=pair.deadline,
-            )
+            pair.engine.prepare(pair.schema)
+            pair.search.rich(seeds)
         except QueryFailed as exc:
             return execution_error(exc, pair)
         pair.past_deadline("fixture_search")
+    return _report(pair, "search")
+
+
+def _report(pair: Pair, part: str) -> Verdict | None:
+    """The verdict of the search's finds so far: the first that passes :func:`verify`
+    (all that pass, when the caller collects them); None if none does."""
+    search = pair.search
+    results = search.results()
     pair.evidence = dataclasses.replace(
         pair.evidence,
         search=results[0].evidence,
         budget_stops=dict(pair.budget_stops) or None,
-        witnesses=len(seeds),
     )
+    fresh = [r for r in results if r.database is not None and id(r) not in pair.reported]
+    if not fresh:
+        return None
     with pair.timer.stage("verify"):
-        for result in results:
-            if result.database is None:
-                continue
+        for result in fresh:
+            pair.reported.add(id(result))
+            assert result.database is not None
             example = verify(result.database, pair)
             if example is None:
                 _rejected(pair)
@@ -76,7 +90,7 @@ def fixture_search(pair: Pair) -> Verdict | None:
             if pair.examples is None:
                 return _refuted(pair, "fixture_search", result.phase, example)
             pair.examples.append(example)
-    if pair.examples:
+    if pair.examples and (search.done or part == "search"):
         return _refuted(pair, "fixture_search", results[0].phase, pair.examples[0])
     return None
 
