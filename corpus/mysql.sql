@@ -74,8 +74,8 @@ SELECT id FROM weather WHERE recorddate = '2019-07-04';
 # title: a date minus a date is a difference of YYYYMMDD numbers, not of days
 # expect: not_equivalent
 # note: 2019-02-01 - 2019-01-31 is 20190201 - 20190131 = 70 in MySQL
-SELECT w1.id FROM weather w1 JOIN weather w2 ON w1.recorddate - w2.recorddate = 1 WHERE w1.temperature > w2.temperature;
-SELECT w1.id FROM weather w1 JOIN weather w2 ON DATEDIFF(w1.recorddate, w2.recorddate) = 1 WHERE w1.temperature > w2.temperature;
+SELECT w1.id FROM weather w1 JOIN weather w2 ON w1.recorddate - w2.recorddate = 1 WHERE w2.recorddate >= '2019-01-31';
+SELECT w1.id FROM weather w1 JOIN weather w2 ON DATEDIFF(w1.recorddate, w2.recorddate) = 1 WHERE w2.recorddate >= '2019-01-31';
 
 # title: a date plus one is a number
 # expect: equivalent
