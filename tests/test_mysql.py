@@ -88,7 +88,9 @@ def test_having_name_that_is_a_column_and_an_alias_is_the_column() -> None:
 
 
 def test_order_by_prefers_the_alias() -> None:
-    assert translated("SELECT salary + 1 AS id FROM employee ORDER BY id").endswith("ORDER BY id NULLS FIRST")
+    assert translated("SELECT salary + 1 AS id FROM employee ORDER BY id").endswith(
+        "ORDER BY id NULLS FIRST"
+    )
 
 
 # -- ONLY_FULL_GROUP_BY and functional dependence ----------------------------------
@@ -178,7 +180,5 @@ def test_leetcode_examples_are_never_contradicted_and_rarely_errors() -> None:
     assert not [
         c.title for c, v in zip(cases, verdicts, strict=True) if runner.contradicts(c.expect, v)
     ]
-    unexpected = [
-        c.title for c, v in zip(cases, verdicts, strict=True) if v == "error" != c.expect
-    ]
+    unexpected = [c.title for c, v in zip(cases, verdicts, strict=True) if v == "error" != c.expect]
     assert len(unexpected) <= 0.02 * len(cases), unexpected

@@ -40,7 +40,9 @@ def main() -> int:
         counts[verdict] += 1
         flag = "  CONTRADICTS LABEL" if contradicts(case.expect, verdict) else ""
         wrong += bool(flag)
-        print(f"{case.expect:15} {verdict:15} {time.perf_counter() - start:5.2f}s  {case.title}{flag}")
+        print(
+            f"{case.expect:15} {verdict:15} {time.perf_counter() - start:5.2f}s  {case.title}{flag}"
+        )
     errors = counts["error"] - sum(c.expect == "error" for c in cases)
     print(f"{len(cases)} pairs: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print(f"unexpected errors: {errors} ({100 * errors / len(cases):.1f} %)")

@@ -76,18 +76,20 @@ def mysql_casts(tree: exp.Expression) -> exp.Expression:
         >>> show("SELECT CASE WHEN 1 > 0 THEN 'TRUE' ELSE FALSE END")
         "SELECT CASE WHEN 1 > 0 THEN 'TRUE' ELSE '0' END"
     """
-    for node in list(tree.find_all(exp.Add, exp.Sub)):
-        _arithmetic(node)
-    for node in list(tree.find_all(exp.TimestampDiff)):
-        _timestamp_diff(node)
+    for binary in list(tree.find_all(exp.Add, exp.Sub)):
+        if isinstance(binary, (exp.Add, exp.Sub)):
+            _arithmetic(binary)
+    for diff in list(tree.find_all(exp.TimestampDiff)):
+        _timestamp_diff(diff)
     for node in list(tree.find_all(exp.Case, exp.If)):
         if isinstance(node, exp.If) and isinstance(node.parent, exp.Case):
             continue  # a WHEN branch, handled with its CASE
-        _mixed_branches(node)
+        if isinstance(node, (exp.Case, exp.If)):
+            _mixed_branches(node)
     return tree
 
 
-def _is(node: exp.Expr, *types: exp.DataType.Type) -> bool:
+def _is(node: exp.Expr, *types: exp.DType) -> bool:
     return node.type is not None and node.type.is_type(*types)
 
 

@@ -29,6 +29,8 @@ from sqlglot import exp
 from sqlglot.errors import OptimizeError, SqlglotError
 
 from sqlequiv.errors import QueryError, Side
+from sqlequiv.guard.mysql import is_mysql, mysql_group_names, mysql_identifiers
+from sqlequiv.guard.mysql_group_by import only_full_group_by
 from sqlequiv.guard.names import (
     NameChecks,
     _name_single_column_functions,
@@ -36,12 +38,11 @@ from sqlequiv.guard.names import (
     _natural_or_using,
     sqlite_string_identifiers,
 )
-from sqlequiv.guard.mysql import is_mysql, mysql_group_names, mysql_identifiers
-from sqlequiv.guard.mysql_group_by import only_full_group_by
 from sqlequiv.guard.precedence import check_precedence
 from sqlequiv.guard.readonly import ReadOnlyChecks
 from sqlequiv.guard.text import _check_text, _one_line, _parse_one
 from sqlequiv.guard.text import _parse as _parse  # re-exported: the tests parse with it
+from sqlequiv.mysql_casts import MySQLCastError
 from sqlequiv.policy.catalogues import engine_for
 from sqlequiv.policy.functions import (
     FORBIDDEN_FUNCTION_PREFIXES,
@@ -49,7 +50,6 @@ from sqlequiv.policy.functions import (
     TABLE_FUNCTIONS,
 )
 from sqlequiv.qualify import annotate_query, qualify_query, to_duckdb
-from sqlequiv.mysql_casts import MySQLCastError
 from sqlequiv.schema.model import Schema
 
 __all__ = [
@@ -149,8 +149,8 @@ def guard_query(
             ``too_large``, ``invalid_text``, ``parse_error``, ``too_complex``,
             ``multiple_statements``, ``not_read_only``, ``forbidden_function``,
             ``unknown_table``, ``unknown_column``, ``ambiguous_column``,
-            ``only_full_group_by`` (MySQL) or ``unsupported``. No other exception escapes; ``KeyboardInterrupt``
-            and other non-``Exception`` signals pass through.
+            ``only_full_group_by`` (MySQL) or ``unsupported``. No other exception
+            escapes; ``KeyboardInterrupt`` and other non-``Exception`` signals pass through.
 
     Example:
         >>> from sqlglot import exp

@@ -208,7 +208,8 @@ def _resolve(
     owners = [alias for alias, columns in sources if name in columns]
     if len(owners) == 1:
         same = isinstance(item, exp.Column) and item.name.lower() == name
-        if not same or (item.table and item.table.lower() != owners[0]):
+        qualifier = item.table if isinstance(item, exp.Column) else ""
+        if not same or (qualifier and qualifier.lower() != owners[0]):
             column.set("table", exp.to_identifier(owners[0]))
     elif len(owners) >= 2:
         column.replace(item.copy())

@@ -166,9 +166,7 @@ def _output_names(item: exp.Expr) -> list[str]:
     return [n.lower() for n in inner.named_selects] if isinstance(inner, exp.Query) else []
 
 
-def _determined(
-    select: exp.Select, keys: list[exp.Expr], sources: dict[str, _Source]
-) -> set[Key]:
+def _determined(select: exp.Select, keys: list[exp.Expr], sources: dict[str, _Source]) -> set[Key]:
     known: set[Key] = {k for k in map(_key, keys) if k is not None}
     conditions: list[exp.Expr] = []
     where = select.args.get("where")
@@ -252,7 +250,7 @@ def _visit(
         if key not in determined:
             raise error(
                 "only_full_group_by",
-                f'MySQL refuses this query (ONLY_FULL_GROUP_BY, in its default SQL mode since '
+                f"MySQL refuses this query (ONLY_FULL_GROUP_BY, in its default SQL mode since "
                 f'5.7.5): column "{node.sql("mysql")}" in the {clause} is neither aggregated '
                 f"nor in GROUP BY, and the GROUP BY columns do not determine it (no PRIMARY "
                 f"KEY or UNIQUE NOT NULL key of its table is grouped on, nor is it equated to "
