@@ -659,7 +659,7 @@ def test_forbidden_functions_are_still_forbidden_not_unknown() -> None:
         ),
         (
             "SELECT CASE WHEN order_id = 1 THEN 1 ELSE status END FROM orders",
-            "mysql",
+            "postgres",
             "add a CAST",
         ),
         ("SELECT status FROM orders GROUP BY status, 4", "trino", "GROUP BY 4 is out of range"),

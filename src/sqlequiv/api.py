@@ -173,6 +173,7 @@ def _pair(
                 engine=engine,
                 max_length=options.max_query_length,
                 max_nodes=options.max_query_nodes,
+                lower_case_table_names=options.mysql_lower_case_table_names,
             )
             for sql, side in sides
         )

@@ -69,6 +69,13 @@ class Options:
     #: Largest query accepted, in syntax-tree nodes (larger is ``too_complex``): the
     #: analysers' cost grows with it, and the peers' largest benchmark query has 280.
     max_query_nodes: int = 5_000
+    #: For queries in the ``mysql`` dialect: MySQL's ``lower_case_table_names``. 0 (MySQL's
+    #: default on Linux) compares table names and table aliases case-sensitively, against
+    #: the schema DDL's spelling; 1 (Windows) and 2 (macOS) compare them case-insensitively.
+    #: The default is 1: a grader judges what an answer returns, and a table written
+    #: ``person`` for ``PERSON`` is a server setting, not a wrong answer. Column names
+    #: and aliases are case-insensitive in MySQL under every setting.
+    mysql_lower_case_table_names: int = 1
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -90,6 +97,11 @@ class Options:
             raise InvalidOption(f"max_rows={self.max_rows!r} must be at least 1")
         if self.max_query_length < 1 or self.max_query_nodes < 1:
             raise InvalidOption("max_query_length and max_query_nodes must be at least 1")
+        if self.mysql_lower_case_table_names not in (0, 1, 2):
+            raise InvalidOption(
+                f"mysql_lower_case_table_names={self.mysql_lower_case_table_names!r} "
+                "must be 0, 1 or 2"
+            )
         if self.query_timeout <= 0:
             raise InvalidOption(f"query_timeout={self.query_timeout!r} must be positive")
 

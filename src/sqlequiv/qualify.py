@@ -18,6 +18,7 @@ from sqlglot.dialects.postgres import Postgres
 from sqlglot.optimizer.annotate_types import annotate_types
 from sqlglot.optimizer.qualify import qualify
 
+from sqlequiv.mysql_casts import mysql_casts
 from sqlequiv.schema.model import Schema
 
 __all__ = [
@@ -61,6 +62,11 @@ def annotate_query(
     translate_source(tree, dialect)
     annotated = annotate_types(tree, schema=mapping, dialect=dialect)
     _translate_typed(annotated, dialect)
+    if dialect.lower() == "mysql":
+        # MySQL's implicit conversions need the operand types; the new nodes are typed
+        # again so later stages see the result types (a date plus 1 is a number).
+        mysql_casts(annotated)
+        annotated = annotate_types(annotated, schema=mapping, dialect=dialect)
     return annotated
 
 

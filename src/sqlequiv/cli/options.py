@@ -70,6 +70,14 @@ def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--time
     p.add_argument(
         "--max-query-nodes", type=int, default=Options.max_query_nodes, help="syntax-tree nodes"
     )
+    p.add_argument(
+        "--mysql-lower-case-table-names",
+        type=int,
+        choices=(0, 1, 2),
+        default=Options.mysql_lower_case_table_names,
+        help="MySQL's lower_case_table_names: 0 table names case-sensitive (Linux), "
+        "1/2 case-insensitive (default 1)",
+    )
 
 
 def options_from(args: argparse.Namespace) -> Options:
@@ -95,4 +103,5 @@ def options_from(args: argparse.Namespace) -> Options:
         check_time_budget=args.check_time_budget,
         max_query_length=args.max_query_length,
         max_query_nodes=args.max_query_nodes,
+        mysql_lower_case_table_names=args.mysql_lower_case_table_names,
     )

@@ -136,6 +136,7 @@ def grade(
             engine=engine.dialect,
             max_length=options.max_query_length,
             max_nodes=options.max_query_nodes,
+            lower_case_table_names=options.mysql_lower_case_table_names,
         )
     except SqlequivError as err:
         return done("error", error=_error(err.kind, err.message, err.line, err.col))

@@ -29,6 +29,8 @@ from sqlglot import exp
 from sqlglot.errors import OptimizeError, SqlglotError
 
 from sqlequiv.errors import QueryError, Side
+from sqlequiv.guard.mysql import is_mysql, mysql_group_names, mysql_identifiers
+from sqlequiv.guard.mysql_group_by import only_full_group_by
 from sqlequiv.guard.names import (
     NameChecks,
     _name_single_column_functions,
@@ -40,6 +42,7 @@ from sqlequiv.guard.precedence import check_precedence
 from sqlequiv.guard.readonly import ReadOnlyChecks
 from sqlequiv.guard.text import _check_text, _one_line, _parse_one
 from sqlequiv.guard.text import _parse as _parse  # re-exported: the tests parse with it
+from sqlequiv.mysql_casts import MySQLCastError
 from sqlequiv.policy.catalogues import engine_for
 from sqlequiv.policy.functions import (
     FORBIDDEN_FUNCTION_PREFIXES,
@@ -110,6 +113,7 @@ def guard_query(
     max_length: int = 100_000,
     engine: str | None = None,
     max_nodes: int | None = None,
+    lower_case_table_names: int = 1,
 ) -> GuardedQuery:
     """Parse ``sql`` and check that it is one read-only query over ``schema``.
 
@@ -133,6 +137,9 @@ def guard_query(
             (unchanged); by default SQLite for the ``sqlite`` dialect, else DuckDB.
             For SQLite, functions are looked up in SQLite's catalogue and the
             DuckDB re-check is replaced by SQLite's own authorizer.
+        lower_case_table_names: For the ``mysql`` dialect, MySQL's setting of that
+            name: 0 compares table names and aliases case-sensitively (against the
+            DDL's spelling), 1 and 2 case-insensitively (see :mod:`sqlequiv.guard.mysql`).
 
     Returns:
         The parsed, qualified and translated query.
@@ -141,9 +148,9 @@ def guard_query(
         QueryError: With ``kind`` one of ``unknown_dialect``, ``empty_query``,
             ``too_large``, ``invalid_text``, ``parse_error``, ``too_complex``,
             ``multiple_statements``, ``not_read_only``, ``forbidden_function``,
-            ``unknown_table``, ``unknown_column``, ``ambiguous_column`` or
-            ``unsupported``. No other exception escapes; ``KeyboardInterrupt``
-            and other non-``Exception`` signals pass through.
+            ``unknown_table``, ``unknown_column``, ``ambiguous_column``,
+            ``only_full_group_by`` (MySQL) or ``unsupported``. No other exception
+            escapes; ``KeyboardInterrupt`` and other non-``Exception`` signals pass through.
 
     Example:
         >>> from sqlglot import exp
@@ -173,6 +180,7 @@ def guard_query(
             max_length=max_length,
             engine=engine,
             max_nodes=max_nodes or MAX_NODES,
+            lower_case_table_names=lower_case_table_names,
         )
     except QueryError:
         raise
@@ -202,6 +210,7 @@ def _guard(
     max_length: int,
     engine: str,
     max_nodes: int,
+    lower_case_table_names: int = 1,
 ) -> GuardedQuery:
     try:
         sqlglot.Dialect.get_or_raise(dialect)
@@ -217,6 +226,11 @@ def _guard(
     text = " " + sql[1:] if sql.startswith("\ufeff") else sql
     source = _Checker(side, dialect, schema, text, engine)
     root = source.parse()
+    mysql = is_mysql(dialect)
+    if mysql:
+        root = mysql_identifiers(
+            root, schema, lower_case_table_names=lower_case_table_names, error=source.error
+        )
     source.check_size(root, max_nodes)
     source.check_read_only(root)
     check_precedence(root, text, dialect=dialect, engine=engine, side=side)
@@ -226,6 +240,8 @@ def _guard(
     source.check_known_functions(root)
     if dialect.lower() == "sqlite":
         root = sqlite_string_identifiers(root, schema, text)
+    if mysql:
+        mysql_group_names(root, source.select_sources)
     fully_qualified = True
     try:
         qualified = source.qualify(root)
@@ -237,6 +253,8 @@ def _guard(
         # as an execution error) rather than reject a valid query.
         qualified = annotate_query(root.copy(), dialect)
         fully_qualified = False
+    if mysql and fully_qualified:
+        qualified = only_full_group_by(qualified, schema, error=source.error)
     source.check_translated(qualified)
 
     try:
@@ -274,7 +292,7 @@ class _Checker(ReadOnlyChecks, NameChecks):
         """Qualify against the schema, turning sqlglot's errors into QueryErrors."""
         try:
             try:
-                qualified = qualify_query(root, self.schema, self.dialect)
+                qualified = self._qualify(root)
             except OptimizeError as first:
                 # FROM unnest(x) AS u ... SELECT u: the alias names the one column
                 # too (Postgres and DuckDB), which sqlglot's qualifier does not know.
@@ -282,7 +300,7 @@ class _Checker(ReadOnlyChecks, NameChecks):
                 named = _name_single_column_functions(root) or _name_values_columns(root, first)
                 if named is None:
                     raise
-                qualified = qualify_query(named, self.schema, self.dialect)
+                qualified = self._qualify(named)
         except OptimizeError as exc:
             raise self.column_error(root, exc) from None
         except SqlglotError as exc:
@@ -292,6 +310,12 @@ class _Checker(ReadOnlyChecks, NameChecks):
             ) from exc
         self.check_resolved(qualified)
         return qualified
+
+    def _qualify(self, root: exp.Expression) -> exp.Expression:
+        try:
+            return qualify_query(root, self.schema, self.dialect)
+        except MySQLCastError as exc:
+            raise self.error("unsupported", exc.message, exc.node) from None
 
     # -- defence in depth ------------------------------------------------------
 

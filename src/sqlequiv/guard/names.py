@@ -311,12 +311,13 @@ class NameChecks(CheckerBase):
     ) -> tuple[list[tuple[str, list[str]]], list[tuple[str, list[str]]]]:
         """(alias, column names) of the FROM items of the nearest SELECT, and of outer ones."""
         selects = [a for a in _ancestors(node) if isinstance(a, exp.Select)]
-        found = [self._select_sources(select) for select in selects]
+        found = [self.select_sources(select) for select in selects]
         if not found:
             return [], []
         return found[0], [item for items in found[1:] for item in items]
 
-    def _select_sources(self, select: exp.Select) -> list[tuple[str, list[str]]]:
+    def select_sources(self, select: exp.Select) -> list[tuple[str, list[str]]]:
+        """(alias, column names) of the FROM items of ``select``."""
         from_ = select.args.get("from_")
         items = [from_.this] if isinstance(from_, exp.From) else []
         items += [join.this for join in select.args.get("joins") or ()]

@@ -196,6 +196,7 @@ class TableDraft:
     name: str
     at: At
     columns: dict[str, _ColumnDraft] = field(default_factory=dict)
+    spelled: str | None = None  # the name as written, when not lower-case
     primary_key: tuple[str, ...] | None = None
     primary_key_at: At = field(default_factory=At)
     unique: list[tuple[tuple[str, ...], At]] = field(default_factory=list)
@@ -316,6 +317,7 @@ class TableDraft:
         checks = tuple(self._bare_columns(cond, at) for cond, at in self.checks)
         return Table(
             name=self.name,
+            spelled=self.spelled,
             columns=tuple(
                 Column(
                     c.name,
@@ -366,13 +368,13 @@ class SchemaDraft:
         self, name: str, at: At, *, replace: bool = False, if_not_exists: bool = False
     ) -> TableDraft | None:
         """Start a table; ``None`` when ``IF NOT EXISTS`` skips an existing one."""
-        name = name.lower()
+        written, name = name, name.lower()
         if name in self.tables and not replace:
             if if_not_exists:
                 return None
             raise at.error("duplicate_table", f"table {name!r} is declared twice")
         self.tables.pop(name, None)
-        self.tables[name] = TableDraft(name, at)
+        self.tables[name] = TableDraft(name, at, spelled=written if written != name else None)
         return self.tables[name]
 
     def drop_table(self, name: str) -> None:

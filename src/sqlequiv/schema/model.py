@@ -85,6 +85,15 @@ class Table:
     unique: tuple[tuple[str, ...], ...] = ()
     foreign_keys: tuple[ForeignKey, ...] = ()
     checks: tuple[exp.Expression, ...] = field(default=(), compare=False)
+    #: The name as the DDL spelled it (``PERSON`` for ``CREATE TABLE PERSON``), when it
+    #: differs from ``name``: MySQL with ``lower_case_table_names=0`` (its default on
+    #: Linux) compares table names case-sensitively against this spelling.
+    spelled: str | None = field(default=None, compare=False)
+
+    @property
+    def written_name(self) -> str:
+        """The name as declared: ``spelled`` if the DDL gave one, else ``name``."""
+        return self.spelled or self.name
 
     def column(self, name: str) -> Column:
         for col in self.columns:
