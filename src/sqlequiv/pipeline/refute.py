@@ -18,18 +18,20 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.search.naming import case_name
+from sqlequiv.search.run import FLOOR_BEFORE_PROOF
 from sqlequiv.search.shrink import shrink
 from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.verdict import Counterexample, Verdict
 
 
 def floor_search(pair: Pair) -> Verdict | None:
-    """``not_equivalent`` with the first verified database of the random floor (tiny
-    databases from the queries' constants), tried before any proof; else None."""
+    """``not_equivalent`` with the first verified database of the first part of the
+    random floor (tiny databases from the queries' constants), tried before any proof;
+    else None. The rest of the floor opens :func:`fixture_search`."""
     with pair.timer.stage("floor_search"):
         try:
             pair.engine.prepare(pair.schema)
-            pair.search.floor()
+            pair.search.floor(up_to=FLOOR_BEFORE_PROOF)
         except QueryFailed as exc:
             return execution_error(exc, pair)
         pair.past_deadline("floor_search")
