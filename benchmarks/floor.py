@@ -8,6 +8,7 @@ its cost counted in the first pair that uses it).
 
     PYTHONPATH=src python benchmarks/floor.py [--dialect sqlite|duckdb] [--limit N]
         [--ids a,b] [--floor-dbs 300] [--json OUT] [--check]
+    python benchmarks/floor.py --from-json OUT     # the report again, labels re-read
 
 ``--check`` exits 1 when sqlequiv misses a pair the floor refutes and that is labelled
 not_equivalent, or on any bug (an sqlequiv refutation of an expected-equivalent pair, or a
@@ -202,7 +203,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--floor-dbs", type=int, default=300, help="databases per pair (300)")
     ap.add_argument("--json", type=Path, help="write per-pair records (JSON lines)")
     ap.add_argument("--check", action="store_true", help="exit 1 on a miss or a bug")
+    ap.add_argument(
+        "--from-json",
+        type=Path,
+        help="report on records written by --json instead of running (labels re-read)",
+    )
     args = ap.parse_args(argv)
+
+    if args.from_json:
+        labels = {p["id"]: p["expected"] for p in load_pairs()}
+        with args.from_json.open(encoding="utf-8") as fh:
+            saved = [json.loads(line) for line in fh if line.strip()]
+        for rec in saved:
+            rec["expected"] = labels.get(rec["id"], rec["expected"])
+        failures = report(saved)
+        return 1 if args.check and failures else 0
 
     pairs = load_pairs((args.dialect,) if args.dialect else DIALECTS)
     if args.ids:

@@ -395,11 +395,11 @@ PAIRS: list[tuple[str, str, str, str, str, str, str, str]] = [
      "SELECT name, age FROM singer ORDER BY age DESC",
      "SELECT name, age FROM singer ORDER BY age",
      "singers aged 20 and 30"),
-    ("s", "concert", "value", NE, "Which concerts were held after 2014?",
+    ("s", "concert", "value", EQ, "Which concerts were held after 2014?",
      "SELECT concert_name FROM concert WHERE year > 2014",
      "SELECT concert_name FROM concert WHERE year > '2014'",
-     "year is TEXT: year > 2014 compares a text with an integer (text is always greater in "
-     "SQLite), so year '2013' is in the gold, not in the prediction"),
+     "year has TEXT affinity, so SQLite applies TEXT affinity to the literal 2014: both "
+     "comparisons are textual"),
     # ------------------------------------------------------------------ employees
     ("sd", "emp", "tie", NE, "Which department has the most employees?",
      "SELECT d.dept_name FROM departments d JOIN employees e ON e.dept_id = d.dept_id "
