@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import floor_suite  # noqa: E402
-
 from sqlequiv.schema import load_schema  # noqa: E402
 
 FLOOR = ROOT / "benchmarks" / "floor"
@@ -38,7 +37,7 @@ def test_pair_files_are_well_formed() -> None:
     assert len(PAIRS) >= 220
     assert len(BY_ID) == len(PAIRS), "pair ids are unique"
     for pair in PAIRS:
-        assert FIELDS <= pair.keys(), pair.get("id")
+        assert pair.keys() >= FIELDS, pair.get("id")
         assert pair["expected"] in ("equivalent", "not_equivalent"), pair["id"]
         assert pair["dialect"] in ("sqlite", "duckdb"), pair["id"]
         assert (FLOOR / pair["schema"]).is_file(), pair["id"]
