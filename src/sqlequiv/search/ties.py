@@ -60,13 +60,24 @@ def cut_of(query: exp.Expr, dialect: str) -> Cut | None:
     if order is None or not isinstance(body, exp.Select) or body.args.get("distinct"):
         # Without listable sort keys, any result longer than the limit may be cut anywhere.
         return Cut(body.sql(dialect), limit, offset, 0)
-    keys = [o.this.copy() for o in order.expressions]
-    # Append the keys (aliases in ORDER BY still resolve against the projections).
+    keys = [_resolved(o.this, body.selects) for o in order.expressions]
     body.set(
         "expressions",
         [*body.expressions, *(k.as_(f"__sqlequiv_k{i}") for i, k in enumerate(keys))],
     )
     return Cut(body.sql(dialect), limit, offset, len(keys))
+
+
+def _resolved(key: exp.Expr, selects: list[exp.Expr]) -> exp.Expr:
+    """An ORDER BY key as an expression the select list can hold: an output alias or
+    position is the projection it names (SQLite resolves no alias in a select list)."""
+    if isinstance(key, exp.Literal) and key.is_int and 0 < int(key.name) <= len(selects):
+        return selects[int(key.name) - 1].unalias().copy()
+    if isinstance(key, exp.Column) and not key.table:
+        for projection in selects:
+            if isinstance(projection, exp.Alias) and projection.alias.lower() == key.name.lower():
+                return projection.unalias().copy()
+    return key.copy()
 
 
 def outcomes(result: ResultSet, full: ResultSet, cut: Cut) -> list[ResultSet] | None:

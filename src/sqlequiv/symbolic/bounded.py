@@ -61,6 +61,7 @@ from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.averages import Averages
+from sqlequiv.symbolic.effort import rlimit_for
 from sqlequiv.symbolic.encode import MAX_TERMS, BudgetExceeded, Encoder, SizeBudget
 from sqlequiv.symbolic.formulas import FALSE, conj, disj, equal, neg
 from sqlequiv.symbolic.relations import Relation, Row, bags_differ, bags_differ_pairwise, same_value
@@ -71,6 +72,10 @@ from sqlequiv.symbolic.terms import SymValue, Unsupported
 __all__ = ["BoundedResult", "bounded_check", "suggest_row_bounds"]
 
 Status = Literal["differ", "same", "unsupported", "timeout"]
+
+#: z3's resource limit for one call of bounded verification (see
+#: :mod:`~sqlequiv.symbolic.effort`; a few seconds of work at most).
+BOUNDED_RLIMIT = 6_000_000
 
 #: Rounds of AVG refinement (see :mod:`sqlequiv.symbolic.averages`) per solve.
 MAX_REFINEMENTS = 8
@@ -323,6 +328,9 @@ class _Run:
         else:
             differ = bags_differ(cand, ref, cell_equal, witness)
         solver = z3.Solver()
+        formulas = [*sdb.constraints, *encoder.constraints, differ]
+        # Work, not time, bounds each call (the wall clock is the safety net).
+        solver.set("rlimit", rlimit_for(formulas, BOUNDED_RLIMIT))
         solver.add(*sdb.constraints, *encoder.constraints)
         solver.add(*(neg(c) for c in encoder.nondeterministic))
         solver.add(differ)

@@ -56,6 +56,7 @@ from sqlequiv.symbolic.dependencies import (
     identifying_columns,
     is_set,
 )
+from sqlequiv.symbolic.effort import rlimit_for
 from sqlequiv.symbolic.scope import Scope, Side
 from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join, semi_join_exists
 from sqlequiv.symbolic.setops import set_normal_form
@@ -1005,8 +1006,9 @@ class Prover:
         if self._deadline:  # a call never runs past the proof's own safety net
             timeout = max(1, min(timeout, int((self._deadline - time.monotonic()) * 1000)))
         solver.set("timeout", timeout)
-        solver.set("rlimit", self.solver_rlimit)
-        solver.add(*scope.constraints())
+        constraints = scope.constraints()
+        solver.set("rlimit", rlimit_for([*constraints, formula], self.solver_rlimit))
+        solver.add(*constraints)
         solver.add(formula)
         return bool(solver.check() != z3.unsat)
 

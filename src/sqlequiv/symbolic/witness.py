@@ -28,6 +28,7 @@ from sqlequiv.deadline import Deadline
 from sqlequiv.schema.model import ForeignKey, Schema, Table
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
+from sqlequiv.symbolic.effort import rlimit_for
 from sqlequiv.symbolic.prove import Prover
 from sqlequiv.symbolic.scope import Scope
 from sqlequiv.symbolic.terms import Unsupported, model_value
@@ -128,8 +129,9 @@ def _pair_witnesses(
     ):
         solver = z3.Solver()
         solver.set("timeout", timeout_ms)
-        solver.set("rlimit", prover.solver_rlimit // 4)
-        solver.add(*scope.constraints())
+        constraints = scope.constraints()
+        solver.set("rlimit", rlimit_for([*constraints, goal], prover.solver_rlimit // 4))
+        solver.add(*constraints)
         solver.add(goal)
         for _ in range(MODELS_PER_PAIR):
             # Each call within what is left of the budget, so the whole search ends on time.
