@@ -165,3 +165,27 @@ def _same_class(node: exp.Expression) -> bool:
         operands.append(node.expression)
     classes = {_value_class(o) for o in operands} - {"null"}
     return len(classes) == 1 and None not in classes
+
+
+def postgres_portable(query: exp.Expression, *, bytewise_text: bool) -> bool:
+    """What :func:`portable` does not cover on PostgreSQL, for a query it accepts: False
+    if a column is ``char(n)`` (PostgreSQL ignores its trailing spaces in comparisons,
+    DuckDB does not), or if any column is text and the database's collation is not
+    byte-wise (``C``), since DuckDB orders text byte by byte.
+
+    Example:
+        >>> from sqlequiv.guard import guard_query
+        >>> from sqlequiv.schema import load_schema
+        >>> s = load_schema("CREATE TABLE t (a INTEGER, b CHAR(3))", "postgres")
+        >>> postgres_portable(guard_query("SELECT a FROM t", s).qualified, bytewise_text=False)
+        True
+        >>> postgres_portable(guard_query("SELECT b FROM t", s).qualified, bytewise_text=True)
+        False
+    """
+    for column in query.find_all(exp.Column):
+        dtype = column.type
+        if dtype is None or dtype.is_type(exp.DataType.Type.CHAR, exp.DataType.Type.NCHAR):
+            return False
+        if not bytewise_text and dtype.is_type(*exp.DataType.TEXT_TYPES):
+            return False
+    return True

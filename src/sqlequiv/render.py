@@ -37,6 +37,16 @@ def render(verdict: Verdict) -> str:
         lines.append(f"{err.side} query: {err.kind}{where}: {err.message}")
     if verdict.counterexample is not None:
         lines.extend(_counterexample(verdict.counterexample))
+    for engine, replayed in (verdict.replays or {}).items():
+        if replayed.error is not None:
+            outcome = f"could not run there ({replayed.error})"
+        elif replayed.separates:
+            outcome = "separates the queries there too"
+        elif replayed.separates is None:
+            outcome = "gives results whose comparison is ambiguous there"
+        else:
+            outcome = "does NOT separate the queries there (both results are the same)"
+        lines.append(f"replayed on {engine}: the counterexample {outcome}")
     if verdict.verdict == "unknown" and verdict.evidence.to_dict():
         ev = verdict.evidence
         lines.append("")
