@@ -34,7 +34,8 @@ def render(verdict: Verdict) -> str:
     if verdict.error is not None:
         err = verdict.error
         where = f" at line {err.line}, column {err.col}" if err.line is not None else ""
-        lines.append(f"{err.side} query: {err.kind}{where}: {err.message}")
+        what = f"{err.side} query" if err.side in ("candidate", "reference") else err.side
+        lines.append(f"{what}: {err.kind}{where}: {err.message}")
     if verdict.counterexample is not None:
         lines.extend(_counterexample(verdict.counterexample))
     for engine, replayed in (verdict.replays or {}).items():
