@@ -223,7 +223,9 @@ class PostgresExecutor:
             self._set_timeout()
             self._watchdog.arm(self.timeout + 1.0)
             try:
-                cursor = self._query.execute(sql)
+                # Binary results need the extended protocol, which runs one statement:
+                # "SELECT 1; SET ..." is refused by the server, not only by the guard.
+                cursor = self._query.cursor(binary=True).execute(sql)
                 rows = cursor.fetchall() if cursor.description is not None else []
                 columns = tuple(d.name for d in cursor.description or ())
             finally:
@@ -240,7 +242,7 @@ class PostgresExecutor:
         since a schema's CHECK expressions are not trusted either)."""
         try:
             self._set_timeout()
-            row = self._query.execute(sql).fetchone()
+            row = self._query.cursor(binary=True).execute(sql).fetchone()
         except self._psycopg.Error as exc:
             raise SchemaError(
                 "unsupported_constraint",

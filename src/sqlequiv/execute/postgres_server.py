@@ -294,8 +294,9 @@ def _bootstrap(server: Server) -> None:
 
 
 #: Functions the query role may not execute even where PUBLIC could: they change or read
-#: settings (``set_config`` could lift the statement timeout for the next query) or the
-#: server's state. The file readers and large-object import/export already need superuser.
+#: settings (``set_config`` could lift the statement timeout for the next query), signal
+#: the server, write large objects or run SQL given as a string. The file readers
+#: (``pg_read_file``, ``pg_ls_dir``) and ``lo_import``/``lo_export`` already need superuser.
 REVOKED_FUNCTIONS = (
     "set_config(text, text, boolean)",
     "current_setting(text)",
@@ -310,6 +311,10 @@ REVOKED_FUNCTIONS = (
     "lo_from_bytea(oid, bytea)",
     "lo_put(oid, bigint, bytea)",
     "lo_open(oid, integer)",
+    # SQL given as a string (read-only here, but it escapes the guard's checks)
+    "query_to_xml(text, boolean, boolean, text)",
+    "query_to_xmlschema(text, boolean, boolean, text)",
+    "query_to_xml_and_xmlschema(text, boolean, boolean, text)",
 )
 
 
