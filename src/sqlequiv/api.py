@@ -81,7 +81,9 @@ def check(
                      symbolic, seed_data, engine)  # fmt: skip
         verdict = decide(pair, stages)
         if replay_on:
-            verdict = replay(verdict, candidate, reference, pair.schema, dialect, options, replay_on)
+            verdict = replay(
+                verdict, candidate, reference, pair.schema, dialect, options, replay_on
+            )
         return verdict
 
     return _contained(run, options, timer)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from sqlequiv.compare import to_json_value
 from sqlequiv.counterexample import difference
 from sqlequiv.database import Database
-from sqlequiv.errors import QueryFailed, SqlequivError
+from sqlequiv.errors import QueryFailed, Side, SqlequivError
 from sqlequiv.execute import shared_executor
 from sqlequiv.guard import guard_query
 from sqlequiv.options import Options
@@ -68,12 +68,13 @@ def replay_on(
             for table in schema
         }
     )
-    side = "candidate"
+    sides: tuple[tuple[str, Side], ...] = ((candidate, "candidate"), (reference, "reference"))
+    side: Side = "candidate"
     try:
         guarded = [
             guard_query(sql, schema, dialect=dialect, side=s, engine=engine,
                         max_length=options.max_query_length, max_nodes=options.max_query_nodes)
-            for sql, s in ((candidate, "candidate"), (reference, "reference"))
+            for sql, s in sides
         ]  # fmt: skip
         executor = shared_executor(options.query_timeout, engine=engine)
         executor.prepare(schema)

@@ -17,7 +17,6 @@ from typing import Any
 
 from sqlequiv.api import check, distinguishing_fixtures
 from sqlequiv.cli.options import (
-    ENGINES,
     add_check_options,
     add_engine_options,
     engine_list,
@@ -26,6 +25,7 @@ from sqlequiv.cli.options import (
 from sqlequiv.errors import InvalidOption, Side, SqlequivError
 from sqlequiv.export import write_fixtures
 from sqlequiv.options import Options
+from sqlequiv.policy.catalogues import ENGINES
 from sqlequiv.render import render
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.schema.sqlite_file import is_sqlite_file, read_sqlite_rows

@@ -7,6 +7,7 @@ the interface.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -89,7 +90,6 @@ class Watchdog:
                     self._cond.wait(remaining)
                     continue
                 self.deadline = None
-                try:
+                # A connection already closed has nothing left to interrupt.
+                with contextlib.suppress(Exception):
                     self.interrupt()
-                except Exception:  # a connection already closed: nothing left to interrupt
-                    pass

@@ -33,6 +33,7 @@ give that URL a role with no more rights than the check needs.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import decimal
 import itertools
@@ -126,10 +127,8 @@ class PostgresExecutor:
 
     def close(self) -> None:
         """Drop this executor's schema and close both connections."""
-        try:
+        with contextlib.suppress(self._psycopg.Error):
             self._owner.execute(f"DROP SCHEMA IF EXISTS {_q(self._schema_name)} CASCADE")
-        except self._psycopg.Error:
-            pass
         self._query.close()
         self._owner.close()
 
@@ -209,10 +208,8 @@ class PostgresExecutor:
         self._active = db
 
     def _rollback(self) -> None:
-        try:
+        with contextlib.suppress(self._psycopg.Error):
             self._owner.execute("ROLLBACK")
-        except self._psycopg.Error:
-            pass
 
     # -- running ------------------------------------------------------------
 
@@ -234,7 +231,8 @@ class PostgresExecutor:
             raise self._failure(exc) from exc
         except (ValueError, OverflowError, decimal.InvalidOperation) as exc:
             # A value Python cannot hold (a date past year 9999, 'infinity').
-            raise QueryFailed(f"a result value cannot be read: {first_line(exc)}", static=False) from exc
+            message = f"a result value cannot be read: {first_line(exc)}"
+            raise QueryFailed(message, static=False) from exc
         return ResultSet(columns, tuple(tuple(r) for r in rows))
 
     def scalar(self, sql: str) -> Any:

@@ -90,7 +90,7 @@ def find_bindir() -> str:
         if pg_config:
             try:
                 out = subprocess.run(
-                    [pg_config, "--bindir"], capture_output=True, text=True, timeout=10
+                    [pg_config, "--bindir"], capture_output=True, text=True, timeout=10, check=False
                 )
                 candidates.append(out.stdout.strip())
             except (OSError, subprocess.SubprocessError):
@@ -102,13 +102,16 @@ def find_bindir() -> str:
         found = glob.glob("/usr/lib/postgresql/*/bin")
         candidates += sorted(found, key=_version_key, reverse=True)
     for bindir in candidates:
-        if all(os.access(os.path.join(bindir, b), os.X_OK) for b in ("initdb", "postgres", "pg_ctl")):
+        if all(os.access(os.path.join(bindir, b), os.X_OK) for b in _BINARIES):
             return bindir
     where = f"in {BINDIR_VARIABLE}={forced!r}" if forced is not None else "on this machine"
     raise EngineUnavailable(
         f"the postgres engine needs PostgreSQL's server binaries (initdb, postgres), and none "
         f"were found {where}: {_INSTALL}, or use --engine duckdb"
     )
+
+
+_BINARIES = ("initdb", "postgres")
 
 
 def _version_key(path: str) -> tuple[int, ...]:
@@ -143,20 +146,20 @@ class Server:
 
 
 _lock = threading.Lock()
-_server: Server | None = None
-_server_pid: int | None = None
+#: The process's server, by the id of the process that started it.
+_servers: dict[int, Server] = {}
 
 
 def private_server() -> Server:
     """This process's private server, started on first use."""
-    global _server, _server_pid
     with _lock:
-        # A forked worker must not share (or stop) its parent's server.
-        if _server is None or _server_pid != os.getpid() or _server.process.poll() is not None:
-            _server = start_server(find_bindir())
-            _server_pid = os.getpid()
-            atexit.register(_stop_at_exit, _server, os.getpid())
-        return _server
+        # A forked worker must not share (or stop) its parent's server: keyed by pid.
+        pid = os.getpid()
+        server = _servers.get(pid)
+        if server is None or server.process.poll() is not None:
+            server = _servers[pid] = start_server(find_bindir())
+            atexit.register(_stop_at_exit, server, pid)
+        return server
 
 
 def _stop_at_exit(server: Server, pid: int) -> None:
@@ -216,16 +219,15 @@ def start_server(bindir: str) -> Server:
         user_args = {"user": run_as[0], "group": run_as[1], "extra_groups": []}
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "HOME": directory}
     try:
+        command = [os.path.join(bindir, "initdb"), "-D", data, "-U", OWNER]
+        command += ["--auth=trust", "--locale=C", "--encoding=UTF8", "--no-sync"]
         init = subprocess.run(
-            [
-                os.path.join(bindir, "initdb"),
-                "-D", data, "-U", OWNER, "--auth=trust", "--locale=C", "--encoding=UTF8",
-                "--no-sync", "--no-instructions",
-            ],  # fmt: skip
+            [*command, "--no-instructions"],
             capture_output=True,
             env=env,
             cwd=directory,
             timeout=120,
+            check=False,
             **user_args,
         )
         if init.returncode != 0:
@@ -234,7 +236,7 @@ def start_server(bindir: str) -> Server:
         conf = os.path.join(data, "postgresql.conf")
         with open(conf, "a", encoding="utf-8") as handle:
             handle.write(_CONF.format(dir=directory))
-        log = open(os.path.join(directory, "server.log"), "wb")  # noqa: SIM115 (kept by the server)
+        log = open(os.path.join(directory, "server.log"), "wb")  # noqa: SIM115
         if run_as is not None:
             os.chown(log.name, *run_as)
         process = subprocess.Popen(

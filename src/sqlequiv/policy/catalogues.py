@@ -14,7 +14,6 @@ import sqlite3
 
 import duckdb
 
-
 #: The engines a query can run on (``--engine``).
 ENGINES = ("duckdb", "sqlite", "postgres")
 
