@@ -167,24 +167,38 @@ def _same_class(node: exp.Expression) -> bool:
     return len(classes) == 1 and None not in classes
 
 
-def postgres_portable(query: exp.Expression, *, bytewise_text: bool) -> bool:
+
+def postgres_portable(query: exp.Expression, schema: Schema, *, bytewise_text: bool) -> bool:
     """What :func:`portable` does not cover on PostgreSQL, for a query it accepts: False
-    if a column is ``char(n)`` (PostgreSQL ignores its trailing spaces in comparisons,
-    DuckDB does not), or if any column is text and the database's collation is not
-    byte-wise (``C``), since DuckDB orders text byte by byte.
+    if the query names a ``char(n)`` column (PostgreSQL ignores trailing spaces when it
+    compares them, DuckDB does not), or any text column when the database's collation
+    is not byte-wise (``C``), since DuckDB orders text byte by byte. Columns are matched
+    by name against every table the query reads, so a doubt costs a proof, never more.
 
     Example:
         >>> from sqlequiv.guard import guard_query
         >>> from sqlequiv.schema import load_schema
-        >>> s = load_schema("CREATE TABLE t (a INTEGER, b CHAR(3))", "postgres")
-        >>> postgres_portable(guard_query("SELECT a FROM t", s).qualified, bytewise_text=False)
-        True
-        >>> postgres_portable(guard_query("SELECT b FROM t", s).qualified, bytewise_text=True)
-        False
+        >>> s = load_schema("CREATE TABLE t (a INTEGER, b CHAR(3), c TEXT)", "postgres")
+        >>> def ok(sql, bytewise):
+        ...     return postgres_portable(guard_query(sql, s).qualified, s, bytewise_text=bytewise)
+        >>> ok("SELECT a FROM t", False), ok("SELECT b FROM t", True)
+        (True, False)
+        >>> ok("SELECT c FROM t", True), ok("SELECT c FROM t", False)
+        (True, False)
     """
-    for column in query.find_all(exp.Column):
-        dtype = column.type
-        if dtype is None or dtype.is_type(exp.DataType.Type.CHAR, exp.DataType.Type.NCHAR):
+    char = (exp.DataType.Type.CHAR, exp.DataType.Type.NCHAR)
+    unsafe: set[str] = set()
+    for table in query.find_all(exp.Table):
+        if table.name.lower() not in schema:
+            continue
+        for column in schema.table(table.name.lower()).columns:
+            if column.type.is_type(*char) or (
+                not bytewise_text and column.type.is_type(*exp.DataType.TEXT_TYPES)
+            ):
+                unsafe.add(column.name.lower())
+    for node in query.find_all(exp.Column):
+        dtype = node.type
+        if node.name.lower() in unsafe or dtype is None:
             return False
         if not bytewise_text and dtype.is_type(*exp.DataType.TEXT_TYPES):
             return False

@@ -68,7 +68,7 @@ def _prove(pair: Pair) -> tuple[str | None, ProofEvidence]:
         if pair.engine_name == "postgres":
             bytewise = bool(getattr(pair.engine, "bytewise_text", False))
             for query in (cand, ref):
-                if not postgres_portable(query.qualified, bytewise_text=bytewise):
+                if not postgres_portable(query.qualified, schema, bytewise_text=bytewise):
                     return None, ProofEvidence(
                         "not_attempted",
                         f"the {query.side} query compares char(n) or text under a collation "
