@@ -309,3 +309,21 @@ def test_a_duckdb_query_runs_translated_on_postgres() -> None:
     assert verdict.executed["engine"] == "postgres"
     assert verdict.counterexample is not None
     assert {"a": 1} in verdict.counterexample.tables["t"]  # the row only the reference keeps
+
+
+def test_a_postgres_suite_item_is_graded_on_postgres() -> None:
+    from sqlequiv.grading import grade
+    from sqlequiv.suite import SuiteDocument, build_suite
+
+    item = {"id": "q", "question": "?", "schema": FLOAT_DDL, "reference_kind": "query",
+            "dialect": "postgres", "accepted_references": [{"name": "r", "sql": FLOOR}]}  # fmt: skip
+    record = grade(build_suite(SuiteDocument({"items": [item]})).item("q"), ROUND)
+    assert record.status == "fail"  # only PostgreSQL's half-to-even rounding separates them
+
+
+def test_grade_settings_refuse_an_unknown_engine() -> None:
+    from sqlequiv.errors import InvalidOption
+    from sqlequiv.grading.worker import Settings
+
+    with pytest.raises(InvalidOption, match="engine='oracle'"):
+        Settings(engine="oracle")
