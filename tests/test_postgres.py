@@ -315,8 +315,10 @@ def test_a_postgres_suite_item_is_graded_on_postgres() -> None:
     from sqlequiv.grading import grade
     from sqlequiv.suite import SuiteDocument, build_suite
 
-    item = {"id": "q", "question": "?", "schema": FLOAT_DDL, "reference_kind": "query",
-            "dialect": "postgres", "accepted_references": [{"name": "r", "sql": FLOOR}]}  # fmt: skip
+    item = {
+        "id": "q", "question": "?", "schema": FLOAT_DDL, "reference_kind": "query",
+        "dialect": "postgres", "accepted_references": [{"name": "r", "sql": FLOOR}],
+    }  # fmt: skip
     record = grade(build_suite(SuiteDocument({"items": [item]})).item("q"), ROUND)
     assert record.status == "fail"  # only PostgreSQL's half-to-even rounding separates them
 
