@@ -33,6 +33,7 @@ give that URL a role with no more rights than the check needs.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import datetime as dt
 import decimal
@@ -124,9 +125,14 @@ class PostgresExecutor:
         self._staged: dict[int, Database] = {}
         self._next = 0
         self._active: Database | None = None
+        if self.url is not None:
+            # A private server goes away with its directory; a user's keeps what we leave.
+            atexit.register(self.close)
 
     def close(self) -> None:
         """Drop this executor's schema and close both connections."""
+        if self._owner.closed:
+            return
         with contextlib.suppress(self._psycopg.Error):
             self._owner.execute(f"DROP SCHEMA IF EXISTS {_q(self._schema_name)} CASCADE")
         self._query.close()

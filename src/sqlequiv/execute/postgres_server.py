@@ -188,7 +188,7 @@ listen_addresses = ''
 unix_socket_directories = '{dir}'
 unix_socket_permissions = 0700
 port = 5432
-max_connections = 20
+max_connections = 40
 shared_buffers = 16MB
 fsync = off
 synchronous_commit = off
@@ -324,7 +324,7 @@ def sandbox_statements(database: str, role: str, *, superuser: bool) -> list[str
     """The statements that make ``role`` a query-only role of ``database``."""
     statements = [
         f"CREATE ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION "
-        "NOBYPASSRLS NOINHERIT CONNECTION LIMIT 4",
+        "NOBYPASSRLS NOINHERIT CONNECTION LIMIT 16",
         f"REVOKE ALL ON DATABASE {database} FROM PUBLIC",
         f"GRANT CONNECT ON DATABASE {database} TO {role}",
         "REVOKE ALL ON SCHEMA public FROM PUBLIC",
