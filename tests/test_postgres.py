@@ -160,6 +160,9 @@ PG_ATTACKS = (
     "DO $$BEGIN EXECUTE 'CREATE TABLE stolen (a int)'; END$$",
     "SELECT 1; SET default_transaction_read_only = off",
     "SELECT pg_terminate_backend(pg_backend_pid())",
+    "SET default_transaction_read_only = off",
+    "SET statement_timeout = 0",
+    "SET search_path = public",
 )
 BOMBS = (
     "SELECT pg_sleep(100)",
@@ -194,6 +197,7 @@ def test_attacks_fail_directly_on_the_server(
         assert sentinels.breaches(str(failed.value)) == [], template
     assert executor.run("SELECT count(*) FROM t").rows == ((2,),)  # nothing was written
     assert executor.run("SHOW default_transaction_read_only").rows == (("on",),)
+    assert executor.run("SHOW statement_timeout").rows == (("1s",),)
 
 
 @pytest.mark.parametrize("attack", [a for a in sa.ATTACKS if a.form != "statement"][:12],

@@ -229,8 +229,13 @@ class PostgresExecutor:
                 # Binary results need the extended protocol, which runs one statement:
                 # "SELECT 1; SET ..." is refused by the server, not only by the guard.
                 cursor = self._query.cursor(binary=True).execute(sql)
-                rows = cursor.fetchall() if cursor.description is not None else []
-                columns = tuple(d.name for d in cursor.description or ())
+                if cursor.description is None:
+                    # Not a query (a SET the guard would have refused): undo what it did
+                    # to the session and refuse it, as a statement that is not read-only.
+                    self._restore_session()
+                    raise QueryFailed("the statement is not a query", static=True)
+                rows = cursor.fetchall()
+                columns = tuple(d.name for d in cursor.description)
             finally:
                 self._watchdog.disarm()
         except psycopg.Error as exc:
@@ -280,6 +285,12 @@ class PostgresExecutor:
             )
         static = state.startswith(_STATIC_CLASSES) or state in _STATIC_CODES
         return QueryFailed(message, static=static)
+
+    def _restore_session(self) -> None:
+        self._query.execute("RESET ALL")
+        self._query.execute("SET default_transaction_read_only = on")
+        self._query.execute(f"SET search_path = {_q(self._schema_name)}")
+        self._session_timeout = None
 
     def _reconnect(self) -> None:
         info = self._query.info
