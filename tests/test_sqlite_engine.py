@@ -118,7 +118,7 @@ def test_check_runs_the_source_text_on_sqlite() -> None:
 
 
 def test_other_dialects_still_run_on_duckdb() -> None:
-    v = check("SELECT a FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT)", dialect="postgres")
+    v = check("SELECT a FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT)", dialect="mysql")
     assert v.executed["engine"] == "duckdb"
 
 

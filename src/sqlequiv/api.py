@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlequiv.deadline import Deadline
@@ -20,6 +20,7 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
 from sqlequiv.pipeline import STAGES, Pair, SeedData, Stage, Timer, decide
+from sqlequiv.replay import replay
 from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.symbolic import NoSymbolic, SymbolicLayer
@@ -43,6 +44,8 @@ def check(
     symbolic: SymbolicLayer | None = None,
     seed_data: SeedData | None = None,
     stages: tuple[Stage, ...] = STAGES,
+    engine: str | None = None,
+    replay_on: Sequence[str] = (),
 ) -> Verdict:
     """Decide whether ``candidate`` returns the same rows as ``reference`` on every database.
 
@@ -56,6 +59,12 @@ def check(
     :data:`sqlequiv.pipeline.REFUTING_STAGES` runs the search with every proof off,
     to cross-check a proof.
 
+    ``engine`` ("duckdb", "sqlite" or "postgres") is where the queries run, whatever
+    the dialect that parses them (default: SQLite for ``sqlite``, PostgreSQL for
+    ``postgres``, DuckDB otherwise); a query not in the engine's dialect is translated.
+    After a ``not_equivalent``, the counterexample is replayed on each engine of
+    ``replay_on`` (the verdict's ``replays``: whether it separates the queries there).
+
     Example:
         >>> v = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
         ...           "CREATE TABLE t (a INT)")
@@ -67,15 +76,17 @@ def check(
     options = options or Options()
     timer = Timer()
     deadline = Deadline.after(options.check_time_budget)
-    return _contained(
-        lambda: decide(
-            _pair(candidate, reference, schema, dialect, options, timer, deadline, executor,
-                  symbolic, seed_data),
-            stages,
-        ),
-        options,
-        timer,
-    )  # fmt: skip
+    def run() -> Verdict:
+        pair = _pair(candidate, reference, schema, dialect, options, timer, deadline, executor,
+                     symbolic, seed_data, engine)  # fmt: skip
+        verdict = decide(pair, stages)
+        if replay_on:
+            verdict = replay(
+                verdict, candidate, reference, pair.schema, dialect, options, replay_on
+            )
+        return verdict
+
+    return _contained(run, options, timer)
 
 
 def distinguishing_fixtures(
@@ -89,6 +100,7 @@ def distinguishing_fixtures(
     executor: Executor | None = None,
     symbolic: SymbolicLayer | None = None,
     seed_data: SeedData | None = None,
+    engine: str | None = None,
 ) -> tuple[Verdict, list[Counterexample]]:
     """Like :func:`check`, but keep searching for up to ``limit`` distinct distinguishing databases.
 
@@ -103,7 +115,7 @@ def distinguishing_fixtures(
     def run() -> Verdict:
         pair = _pair(
             candidate, reference, schema, dialect, options, timer, deadline, executor, symbolic,
-            seed_data,
+            seed_data, engine,
         )  # fmt: skip
         pair.stop_after, pair.examples = limit, examples
         return decide(pair)
@@ -150,6 +162,7 @@ def _pair(
     executor: Executor | None,
     symbolic: SymbolicLayer | None,
     seed_data: SeedData | None,
+    engine_name: str | None = None,
 ) -> Pair:
     """Load the schema and guard both queries: the pair the stages decide."""
     with timer.stage("schema"):
@@ -158,7 +171,7 @@ def _pair(
             if isinstance(schema_source, Schema)
             else load_schema(schema_source, dialect)
         )
-    engine = executor.dialect if executor is not None else engine_for(dialect)
+    engine = executor.dialect if executor is not None else (engine_name or engine_for(dialect))
     sides: tuple[tuple[str, Side], ...] = (
         (candidate_sql, "candidate"),
         (reference_sql, "reference"),

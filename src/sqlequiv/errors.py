@@ -39,6 +39,7 @@ Side = Literal[
     "stats",
     "benchmark",
     "backend",
+    "engine",
 ]
 
 

@@ -165,3 +165,41 @@ def _same_class(node: exp.Expression) -> bool:
         operands.append(node.expression)
     classes = {_value_class(o) for o in operands} - {"null"}
     return len(classes) == 1 and None not in classes
+
+
+
+def postgres_portable(query: exp.Expression, schema: Schema, *, bytewise_text: bool) -> bool:
+    """What :func:`portable` does not cover on PostgreSQL, for a query it accepts: False
+    if the query names a ``char(n)`` column (PostgreSQL ignores trailing spaces when it
+    compares them, DuckDB does not), or any text column when the database's collation
+    is not byte-wise (``C``), since DuckDB orders text byte by byte. Columns are matched
+    by name against every table the query reads, so a doubt costs a proof, never more.
+
+    Example:
+        >>> from sqlequiv.guard import guard_query
+        >>> from sqlequiv.schema import load_schema
+        >>> s = load_schema("CREATE TABLE t (a INTEGER, b CHAR(3), c TEXT)", "postgres")
+        >>> def ok(sql, bytewise):
+        ...     return postgres_portable(guard_query(sql, s).qualified, s, bytewise_text=bytewise)
+        >>> ok("SELECT a FROM t", False), ok("SELECT b FROM t", True)
+        (True, False)
+        >>> ok("SELECT c FROM t", True), ok("SELECT c FROM t", False)
+        (True, False)
+    """
+    char = (exp.DataType.Type.CHAR, exp.DataType.Type.NCHAR)
+    unsafe: set[str] = set()
+    for table in query.find_all(exp.Table):
+        if table.name.lower() not in schema:
+            continue
+        for column in schema.table(table.name.lower()).columns:
+            if column.type.is_type(*char) or (
+                not bytewise_text and column.type.is_type(*exp.DataType.TEXT_TYPES)
+            ):
+                unsafe.add(column.name.lower())
+    for node in query.find_all(exp.Column):
+        dtype = node.type
+        if node.name.lower() in unsafe or dtype is None:
+            return False
+        if not bytewise_text and dtype.is_type(*exp.DataType.TEXT_TYPES):
+            return False
+    return True

@@ -34,9 +34,20 @@ def render(verdict: Verdict) -> str:
     if verdict.error is not None:
         err = verdict.error
         where = f" at line {err.line}, column {err.col}" if err.line is not None else ""
-        lines.append(f"{err.side} query: {err.kind}{where}: {err.message}")
+        what = f"{err.side} query" if err.side in ("candidate", "reference") else err.side
+        lines.append(f"{what}: {err.kind}{where}: {err.message}")
     if verdict.counterexample is not None:
         lines.extend(_counterexample(verdict.counterexample))
+    for engine, replayed in (verdict.replays or {}).items():
+        if replayed.error is not None:
+            outcome = f"could not run there ({replayed.error})"
+        elif replayed.separates:
+            outcome = "separates the queries there too"
+        elif replayed.separates is None:
+            outcome = "gives results whose comparison is ambiguous there"
+        else:
+            outcome = "does NOT separate the queries there (both results are the same)"
+        lines.append(f"replayed on {engine}: the counterexample {outcome}")
     if verdict.verdict == "unknown" and verdict.evidence.to_dict():
         ev = verdict.evidence
         lines.append("")

@@ -101,6 +101,26 @@ class ErrorInfo:
 
 
 @dataclass(frozen=True)
+class Replay:
+    """A counterexample re-run on another engine (``--replay-on``): whether the two
+    queries' results differ there too, both results, or why the engine could not run
+    them (``error``; ``separates`` is then None)."""
+
+    separates: bool | None
+    candidate_rows: list[JsonRow] | None = None
+    reference_rows: list[JsonRow] | None = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "separates": self.separates,
+            "candidate_rows": self.candidate_rows,
+            "reference_rows": self.reference_rows,
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The outcome of one check.
 
@@ -117,9 +137,12 @@ class Verdict:
     evidence: Evidence = field(default_factory=Evidence)
     options: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
-    #: The engine ("duckdb" or "sqlite") and the two queries as executed on it: for DuckDB
-    #: after qualification and transpiling, for SQLite the source text unchanged.
+    #: The engine ("duckdb", "sqlite" or "postgres") and the two queries as executed on
+    #: it: the source text on the dialect's own engine (SQLite for ``sqlite``, PostgreSQL
+    #: for ``postgres``), else after qualification and transpiling.
     executed: dict[str, str | None] = field(default_factory=dict)
+    #: The counterexample replayed on other engines (``--replay-on``), by engine name.
+    replays: dict[str, Replay] | None = None
 
     @property
     def exit_code(self) -> int:
@@ -140,6 +163,11 @@ class Verdict:
             "options": self.options,
             "timings": self.timings,
             "executed": self.executed,
+            "replays": (
+                {name: r.to_dict() for name, r in self.replays.items()}
+                if self.replays is not None
+                else None
+            ),
         }
 
     def to_json(self, indent: int | None = 2) -> str:

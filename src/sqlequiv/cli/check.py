@@ -16,10 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from sqlequiv.api import check, distinguishing_fixtures
-from sqlequiv.cli.options import add_check_options, options_from
+from sqlequiv.cli.options import (
+    add_check_options,
+    add_engine_options,
+    engine_list,
+    options_from,
+)
 from sqlequiv.errors import InvalidOption, Side, SqlequivError
 from sqlequiv.export import write_fixtures
 from sqlequiv.options import Options
+from sqlequiv.policy.catalogues import ENGINES
 from sqlequiv.render import render
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.schema.sqlite_file import is_sqlite_file, read_sqlite_rows
@@ -56,6 +62,15 @@ def add_parsers(sub: Any) -> None:
             "seed the search for a counterexample (default 0: none)",
         )
         p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+        add_engine_options(p)
+        if name == "check":
+            p.add_argument(
+                "--replay-on",
+                default="",
+                metavar="ENGINES",
+                help="after not_equivalent, replay the counterexample on these engines "
+                f"(comma list of {', '.join(ENGINES)}) and say whether it separates there",
+            )
         add_check_options(p)
         if name == "fixtures":
             p.add_argument("--out", required=True, help="directory to write fixtures into")
@@ -65,7 +80,11 @@ def add_parsers(sub: Any) -> None:
 def run_check(args: argparse.Namespace, argv: list[str]) -> int:
     """``sqlequiv check``: the verdict on the pair."""
     options, candidate, reference, schema, seed_data = _inputs(args)
-    verdict = check(candidate, reference, schema, args.dialect, options, seed_data=seed_data)
+    replay_on = engine_list(args.replay_on, "--replay-on")
+    verdict = check(
+        candidate, reference, schema, args.dialect, options, seed_data=seed_data,
+        engine=args.engine, replay_on=replay_on,
+    )  # fmt: skip
     return _emit(verdict, args.json)
 
 
@@ -74,8 +93,9 @@ def run_fixtures(args: argparse.Namespace, argv: list[str]) -> int:
     ``--out``."""
     options, candidate, reference, schema, seed_data = _inputs(args)
     verdict, examples = distinguishing_fixtures(
-        candidate, reference, schema, args.dialect, options, limit=args.limit, seed_data=seed_data
-    )
+        candidate, reference, schema, args.dialect, options, limit=args.limit, seed_data=seed_data,
+        engine=args.engine,
+    )  # fmt: skip
     if examples:
         paths = write_fixtures(examples, schema, Path(args.out))
         if not args.json:

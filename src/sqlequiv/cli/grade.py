@@ -15,7 +15,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sqlequiv.cli.options import UsageError, add_check_options, interrupted, options_from
+from sqlequiv.cli.options import (
+    UsageError,
+    add_check_options,
+    add_engine_options,
+    interrupted,
+    options_from,
+)
 from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.run import BACKENDS, grade_suite
 from sqlequiv.grading.summary import render_run
@@ -47,6 +53,7 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--allow-outside-paths", action="store_true",
                    help="let the suite name schema, fixture and predicate files outside its "
                    "directory (refused by default: a suite may be someone else's)")  # fmt: skip
+    add_engine_options(g)
     add_check_options(g)
 
 
@@ -62,6 +69,7 @@ def run_grade(args: argparse.Namespace, argv: list[str]) -> int:
         predicate_databases=max(0, args.predicate_databases),
         task_timeout=args.task_timeout,
         memory_limit_mb=args.memory_limit_mb,
+        engine=args.engine,
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress
     progress = Progress(0, sys.stderr) if show else None

@@ -6,10 +6,13 @@ bad command line raises; and the message of an interrupted run."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from sqlequiv.errors import PlainError
+from sqlequiv.execute.postgres_server import URL_VARIABLE
 from sqlequiv.options import Options
+from sqlequiv.policy.catalogues import ENGINES
 
 #: The exit code of a run stopped by Ctrl-C (what it graded is kept; rerun to resume).
 EXIT_INTERRUPTED = 130
@@ -80,12 +83,51 @@ def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--time
     )
 
 
+def add_engine_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--engine`` and ``--postgres-url`` to ``p``."""
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=None,
+        help="where the queries run (default: sqlite for --dialect sqlite, postgres for "
+        "postgres, duckdb otherwise); another dialect is translated to the engine's",
+    )
+    p.add_argument(
+        "--postgres-url",
+        default=None,
+        metavar="URL",
+        help=f"a PostgreSQL server to run on (also ${URL_VARIABLE}) instead of a private "
+        "one sqlequiv starts; queries run as its user in read-only transactions",
+    )
+
+
+def engine_list(text: str, flag: str) -> tuple[str, ...]:
+    """The engines of a comma list (``--replay-on duckdb,sqlite``).
+
+    Raises:
+        UsageError: a name that is not an engine.
+    """
+    names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
+    unknown = [n for n in names if n not in ENGINES]
+    if unknown:
+        raise UsageError(f"{flag}: unknown engine {unknown[0]!r} (engines: {', '.join(ENGINES)})")
+    return names
+
+
+def apply_engine_options(args: argparse.Namespace) -> None:
+    """Make ``--postgres-url`` the server every PostgreSQL executor of this process uses."""
+    url = getattr(args, "postgres_url", None)
+    if url:
+        os.environ[URL_VARIABLE] = url
+
+
 def options_from(args: argparse.Namespace) -> Options:
     """The :class:`Options` the flags of :func:`add_check_options` ask for.
 
     Raises:
         InvalidOption: a value out of range.
     """
+    apply_engine_options(args)
     return Options(
         bag_semantics=not args.set_semantics,
         ignore_column_order=not args.keep_column_order,

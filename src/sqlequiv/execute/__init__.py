@@ -2,7 +2,9 @@
 
 * :mod:`~sqlequiv.execute.base`: the :class:`Executor` interface the core calls;
 * :mod:`~sqlequiv.execute.duckdb_engine`: DuckDB, for every dialect but ``sqlite``;
-* :mod:`~sqlequiv.execute.sqlite_engine`: SQLite itself, for ``sqlite`` queries unchanged.
+* :mod:`~sqlequiv.execute.sqlite_engine`: SQLite itself, for ``sqlite`` queries unchanged;
+* :mod:`~sqlequiv.execute.postgres_engine`: a real PostgreSQL, for ``postgres`` queries
+  (the server: :mod:`~sqlequiv.execute.postgres_server`; psycopg is imported only there).
 """
 
 from __future__ import annotations
@@ -28,18 +30,26 @@ __all__ = [
 _local = threading.local()
 
 
-def shared_executor(timeout: float, dialect: str = "duckdb") -> Executor:
-    """The calling thread's reused executor for ``dialect`` (created on first use).
+def shared_executor(
+    timeout: float, dialect: str = "duckdb", *, engine: str | None = None
+) -> Executor:
+    """The calling thread's reused executor for ``engine`` (created on first use), by
+    default the engine of ``dialect``: SQLite for ``sqlite``, PostgreSQL for ``postgres``,
+    DuckDB for every other dialect.
 
-    Queries in the ``sqlite`` dialect run on SQLite; every other dialect is
-    translated to DuckDB.
+    Raises:
+        EngineUnavailable: the PostgreSQL driver or server is missing.
     """
-    engine = engine_for(dialect)
+    engine = engine or engine_for(dialect)
     executors: dict[str, Executor] = _local.__dict__.setdefault("executors", {})
     executor = executors.get(engine)
     if executor is None:
         if engine == "sqlite":
             executor = SQLiteExecutor(timeout=timeout)
+        elif engine == "postgres":
+            from sqlequiv.execute.postgres_engine import PostgresExecutor
+
+            executor = PostgresExecutor(timeout=timeout)
         else:
             executor = DuckDBExecutor(timeout=timeout)
         executors[engine] = executor

@@ -7,7 +7,10 @@ the interface.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from sqlequiv.database import Database
@@ -22,7 +25,7 @@ MAX_STAGED = 400
 class Executor(Protocol):
     """What the core needs from a database engine."""
 
-    #: The SQL dialect the engine runs ("duckdb" or "sqlite"): which text of a guarded
+    #: The SQL dialect the engine runs ("duckdb", "sqlite" or "postgres"): which text of a guarded
     #: query is executed, and how constraint checks are written.
     dialect: str
     #: Per-query timeout, in seconds.
@@ -67,3 +70,42 @@ def first_line(exc: BaseException) -> str:
     exception's type when it has no message."""
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+class Watchdog:
+    """One background thread that calls ``interrupt`` past a deadline.
+
+    A thread per query would cost more than the query; this one sleeps on a
+    condition and wakes only when a deadline is armed.
+    """
+
+    def __init__(self, interrupt: Callable[[], object]) -> None:
+        self.interrupt = interrupt
+        self.deadline: float | None = None
+        self._cond = threading.Condition()
+        thread = threading.Thread(target=self._loop, name="sqlequiv-watchdog", daemon=True)
+        thread.start()
+
+    def arm(self, seconds: float) -> None:
+        with self._cond:
+            self.deadline = time.monotonic() + seconds
+            self._cond.notify()
+
+    def disarm(self) -> None:
+        with self._cond:
+            self.deadline = None
+
+    def _loop(self) -> None:
+        with self._cond:
+            while True:
+                if self.deadline is None:
+                    self._cond.wait()
+                    continue
+                remaining = self.deadline - time.monotonic()
+                if remaining > 0:
+                    self._cond.wait(remaining)
+                    continue
+                self.deadline = None
+                # A connection already closed has nothing left to interrupt.
+                with contextlib.suppress(Exception):
+                    self.interrupt()

@@ -9,10 +9,7 @@ a tiny table, so connections are reused across fixtures and checks.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import duckdb
@@ -20,7 +17,7 @@ import duckdb
 from sqlequiv.database import Database
 from sqlequiv.database.model import literal_text
 from sqlequiv.errors import QueryFailed, SchemaError
-from sqlequiv.execute.base import MAX_STAGED, BatchUnsupported, first_line
+from sqlequiv.execute.base import MAX_STAGED, BatchUnsupported, Watchdog, first_line
 from sqlequiv.execute.duckdb_batch import IDS, BatchQuery, batch_query
 from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Schema
@@ -65,45 +62,6 @@ def sandboxed_connection(memory_limit: str = "1GB") -> duckdb.DuckDBPyConnection
     return con
 
 
-@dataclass
-class _Watchdog:
-    """One background thread that interrupts the connection past a deadline.
-
-    A thread per query would cost more than the query; this one sleeps on a
-    condition and wakes only when a deadline is armed.
-    """
-
-    connection: duckdb.DuckDBPyConnection
-    deadline: float | None = None
-
-    def __post_init__(self) -> None:
-        self._cond = threading.Condition()
-        thread = threading.Thread(target=self._loop, name="sqlequiv-watchdog", daemon=True)
-        thread.start()
-
-    def arm(self, seconds: float) -> None:
-        with self._cond:
-            self.deadline = time.monotonic() + seconds
-            self._cond.notify()
-
-    def disarm(self) -> None:
-        with self._cond:
-            self.deadline = None
-
-    def _loop(self) -> None:
-        with self._cond:
-            while True:
-                if self.deadline is None:
-                    self._cond.wait()
-                    continue
-                remaining = self.deadline - time.monotonic()
-                if remaining > 0:
-                    self._cond.wait(remaining)
-                    continue
-                self.connection.interrupt()
-                self.deadline = None
-
-
 class DuckDBExecutor:
     """The sandboxed DuckDB executor.
 
@@ -123,7 +81,7 @@ class DuckDBExecutor:
     def __init__(self, *, timeout: float = 2.0, memory_limit: str = "1GB") -> None:
         self.timeout = timeout
         self._con = sandboxed_connection(memory_limit)
-        self._watchdog = _Watchdog(self._con)
+        self._watchdog = Watchdog(self._con.interrupt)
         self._schema_ddl: str | None = None
         self._next_fid = 0
         #: Each query's batch statement, prepared once (planning it costs more than

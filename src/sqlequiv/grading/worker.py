@@ -19,6 +19,7 @@ from sqlequiv.grading.anomalies import audit_item
 from sqlequiv.grading.item import grade
 from sqlequiv.grading.record import Record
 from sqlequiv.options import Options
+from sqlequiv.policy.catalogues import ENGINES
 from sqlequiv.suite.load import SuiteDocument, build_suite
 from sqlequiv.suite.model import Suite
 
@@ -66,8 +67,12 @@ class Settings:
     #: address space on a 2-core machine (thread stacks and malloc arenas, which grow
     #: with the number of cores), while grading adds some 100 MiB.
     memory_limit_mb: int = 4096
+    #: Where every item's queries run (``--engine``); None: each item's dialect decides.
+    engine: str | None = None
 
     def __post_init__(self) -> None:
+        if self.engine is not None and self.engine not in ENGINES:
+            raise InvalidOption(f"engine={self.engine!r} must be one of {', '.join(ENGINES)}")
         limit = self.memory_limit_mb
         if isinstance(limit, bool) or not isinstance(limit, int):
             raise InvalidOption(f"memory_limit_mb={limit!r} must be a whole number")
@@ -95,14 +100,18 @@ class Worker:
         """Open what every task will use (the engine of each dialect of the suite, z3), so
         that a worker's footprint is measured with them before its memory is limited."""
         for dialect in sorted({item.dialect for item in self.suite.items}):
-            shared_executor(self.settings.options.query_timeout, dialect)
+            shared_executor(
+                self.settings.options.query_timeout, dialect, engine=self.settings.engine
+            )
         if self.settings.options.symbolic:
             import z3  # noqa: F401  (the symbolic layer loads it on the first pair)
 
     def handle(self, task: Task) -> dict[str, Any]:
         """The record (``grade``) or ``{"anomalies": [...]}`` (``audit``) for ``task``."""
         item = self.suite.item(task.item_id)
-        engine = shared_executor(self.settings.options.query_timeout, item.dialect)
+        engine = shared_executor(
+            self.settings.options.query_timeout, item.dialect, engine=self.settings.engine
+        )
         if task.kind == "audit":
             return {"anomalies": audit_item(item, self.settings.options, executor=engine)}
         record = grade(

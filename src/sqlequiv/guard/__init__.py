@@ -28,7 +28,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import OptimizeError, SqlglotError
 
-from sqlequiv.errors import QueryError, Side
+from sqlequiv.errors import InvalidOption, QueryError, Side
 from sqlequiv.guard.mysql import is_mysql, mysql_group_names, mysql_identifiers
 from sqlequiv.guard.mysql_group_by import only_full_group_by
 from sqlequiv.guard.names import (
@@ -43,7 +43,7 @@ from sqlequiv.guard.readonly import ReadOnlyChecks
 from sqlequiv.guard.text import _check_text, _one_line, _parse_one
 from sqlequiv.guard.text import _parse as _parse  # re-exported: the tests parse with it
 from sqlequiv.mysql_casts import MySQLCastError
-from sqlequiv.policy.catalogues import engine_for
+from sqlequiv.policy.catalogues import ENGINES, engine_for, native
 from sqlequiv.policy.functions import (
     FORBIDDEN_FUNCTION_PREFIXES,
     FORBIDDEN_FUNCTIONS,
@@ -66,6 +66,8 @@ __all__ = [
 #: peers' 1,635 benchmark queries has 280 nodes; a 1,000-term OR chain has about 5,000.
 MAX_NODES = 5_000
 
+_ENGINE_NAMES = {"duckdb": "DuckDB", "sqlite": "SQLite", "postgres": "PostgreSQL"}
+
 
 @dataclass(frozen=True)
 class GuardedQuery:
@@ -83,8 +85,9 @@ class GuardedQuery:
             NATURAL or USING join; ``qualified`` is then the parsed tree with
             types annotated, DuckDB resolves the names itself, and no proof
             may rest on the tree (the normalizer is skipped).
-        engine: The engine the query runs on: "duckdb" (which runs ``duckdb_sql``)
-            or "sqlite" (which runs the source text unchanged).
+        engine: The engine the query runs on: "duckdb" (which runs ``duckdb_sql``),
+            "sqlite" or "postgres" (which run the source text of their own dialect
+            unchanged, and ``engine_sql`` for any other).
     """
 
     side: Side
@@ -96,12 +99,19 @@ class GuardedQuery:
     fully_qualified: bool = True
     engine: str = "duckdb"
 
+    #: The translation to the engine's dialect, for an engine other than DuckDB that
+    #: does not run the source dialect natively (a ``duckdb`` query on PostgreSQL).
+    engine_sql: str = ""
+
     @property
     def executed_sql(self) -> str:
-        """The text the engine runs: the DuckDB translation, or for SQLite the source itself."""
-        if self.engine == "sqlite":
+        """The text the engine runs: the source itself on its own engine (SQLite for
+        ``sqlite``, PostgreSQL for ``postgres``), else the translation to the engine's SQL."""
+        if native(self.dialect, self.engine):
             return " " + self.sql[1:] if self.sql.startswith("\ufeff") else self.sql
-        return self.duckdb_sql
+        if self.engine == "duckdb":
+            return self.duckdb_sql
+        return self.engine_sql
 
 
 def guard_query(
@@ -133,10 +143,12 @@ def guard_query(
         max_length: The largest accepted query, in characters.
         max_nodes: The largest accepted query, in syntax-tree nodes (default
             :data:`MAX_NODES`).
-        engine: Where the query will run: "duckdb" (translated) or "sqlite"
-            (unchanged); by default SQLite for the ``sqlite`` dialect, else DuckDB.
-            For SQLite, functions are looked up in SQLite's catalogue and the
-            DuckDB re-check is replaced by SQLite's own authorizer.
+        engine: Where the query will run: "duckdb", "sqlite" or "postgres"; by
+            default SQLite for the ``sqlite`` dialect, PostgreSQL for ``postgres``,
+            else DuckDB. A native engine runs the source text and its own sandbox
+            replaces the re-check; any other runs (and re-checks) the translation.
+            For SQLite, functions are looked up in SQLite's catalogue; for
+            PostgreSQL, the server's (an unknown name fails there, statically).
         lower_case_table_names: For the ``mysql`` dialect, MySQL's setting of that
             name: 0 compares table names and aliases case-sensitively (against the
             DDL's spelling), 1 and 2 case-insensitively (see :mod:`sqlequiv.guard.mysql`).
@@ -171,6 +183,8 @@ def guard_query(
         not_read_only
     """
     engine = engine or engine_for(dialect)
+    if engine not in ENGINES:
+        raise InvalidOption(f"engine={engine!r} must be one of {', '.join(ENGINES)}")
     try:
         return _guard(
             sql,
@@ -260,18 +274,31 @@ def _guard(
     try:
         duckdb_sql = to_duckdb(qualified)
     except SqlglotError as exc:
-        if engine != "sqlite":
+        if engine == "duckdb":
             raise QueryError(
                 side,
                 "unsupported",
                 f"the query cannot be translated to DuckDB: {_one_line(str(exc))}",
             ) from exc
-        duckdb_sql = ""  # SQLite runs the source text; the translation is only informative
+        duckdb_sql = ""  # another engine runs the query; the translation is only informative
 
-    if engine != "sqlite":
+    engine_sql = ""
+    if engine == "duckdb":
         # Defence in depth: check what will actually run, not only what was written.
-        # (SQLite runs the text checked above, under an authorizer that allows reads only.)
-        _Checker(side, "duckdb", schema, None).recheck(duckdb_sql)
+        _Checker(side, "duckdb", schema, None).recheck(duckdb_sql, "duckdb")
+    elif not native(dialect, engine):
+        try:
+            engine_sql = qualified.sql(dialect=engine)
+        except SqlglotError as exc:
+            raise QueryError(
+                side,
+                "unsupported",
+                f"the query cannot be translated to {_ENGINE_NAMES[engine]}: "
+                f"{_one_line(str(exc))}",
+            ) from exc
+        _Checker(side, engine, schema, None, engine).recheck(engine_sql, engine)
+    # (A native engine runs the text checked above, under its own sandbox: SQLite's
+    # authorizer, PostgreSQL's read-only role.)
 
     return GuardedQuery(
         side=side,
@@ -282,6 +309,7 @@ def _guard(
         duckdb_sql=duckdb_sql,
         fully_qualified=fully_qualified,
         engine=engine,
+        engine_sql=engine_sql,
     )
 
 
@@ -319,15 +347,16 @@ class _Checker(ReadOnlyChecks, NameChecks):
 
     # -- defence in depth ------------------------------------------------------
 
-    def recheck(self, duckdb_sql: str) -> None:
+    def recheck(self, executed: str, engine: str) -> None:
         """Run the read-only, function and table guards on the SQL that will execute."""
         try:
-            tree = _parse_one(duckdb_sql, "duckdb", self.side)
+            tree = _parse_one(executed, engine, self.side)
         except SqlglotError as exc:
             raise QueryError(
                 self.side,
                 "unsupported",
-                f"the DuckDB translation of the query cannot be re-read: {_one_line(str(exc))}",
+                f"the {_ENGINE_NAMES[engine]} translation of the query cannot be re-read: "
+                f"{_one_line(str(exc))}",
             ) from exc
         self.check_read_only(tree)
         self.check_functions(tree)

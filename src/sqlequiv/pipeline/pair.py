@@ -85,13 +85,15 @@ class Pair:
 
     @property
     def engine_name(self) -> str:
-        """The engine the queries run on (``duckdb`` or ``sqlite``): what a proof or a
-        refutation is about."""
+        """The engine the queries run on (``duckdb``, ``sqlite`` or ``postgres``): what a
+        proof or a refutation is about."""
         return self.candidate.engine
 
     @cached_property
     def engine(self) -> Executor:
-        return self.executor or shared_executor(self.options.query_timeout, self.candidate.dialect)
+        return self.executor or shared_executor(
+            self.options.query_timeout, engine=self.candidate.engine
+        )
 
     @cached_property
     def tables_read(self) -> set[str]:

@@ -17,7 +17,7 @@ from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import TooLarge, canonical_sql
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
-from sqlequiv.portable import portable
+from sqlequiv.portable import portable, postgres_portable
 from sqlequiv.verdict import Verdict
 
 
@@ -65,6 +65,16 @@ def _prove(pair: Pair) -> tuple[str | None, ProofEvidence]:
                     f"the {query.side} query uses what {engine} computes differently from "
                     "DuckDB, whose semantics the prover follows",
                 )
+        if pair.engine_name == "postgres":
+            bytewise = bool(getattr(pair.engine, "bytewise_text", False))
+            for query in (cand, ref):
+                if not postgres_portable(query.qualified, schema, bytewise_text=bytewise):
+                    return None, ProofEvidence(
+                        "not_attempted",
+                        f"the {query.side} query compares char(n) or text under a collation "
+                        "that PostgreSQL and DuckDB, whose semantics the prover follows, "
+                        "order differently",
+                    )
     method = pair.layer.prove(cand, ref, schema, pair.options, deadline=pair.deadline)
     pair.note_stop("symbolic")
     why = getattr(pair.layer, "last_proof", None) or ProofEvidence(

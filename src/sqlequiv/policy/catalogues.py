@@ -14,10 +14,20 @@ import sqlite3
 
 import duckdb
 
+#: The engines a query can run on (``--engine``).
+ENGINES = ("duckdb", "sqlite", "postgres")
+
 
 def engine_for(dialect: str) -> str:
-    """The engine that runs queries written in ``dialect``: "sqlite" or "duckdb"."""
-    return "sqlite" if dialect.lower() == "sqlite" else "duckdb"
+    """The engine that runs queries written in ``dialect`` by default: SQLite for
+    "sqlite", PostgreSQL for "postgres", DuckDB for every other dialect."""
+    lower = dialect.lower()
+    return lower if lower in ("sqlite", "postgres") else "duckdb"
+
+
+def native(dialect: str, engine: str) -> bool:
+    """Whether ``engine`` runs queries of ``dialect`` as written (no translation)."""
+    return dialect.lower() == engine and engine in ("sqlite", "postgres")
 
 
 # Functions DuckDB accepts that its catalog (duckdb_functions()) does not list,
