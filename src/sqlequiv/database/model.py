@@ -75,7 +75,9 @@ def sql_literal(value: Any, type_sql: str) -> str:
         return "NULL"
     # Numbers stay numeric literals (a float's text is its repr); -0.0 is a string, since
     # DuckDB reads the number -0.0 as +0.0.
-    if isinstance(value, bool | int) or (isinstance(value, float) and text == repr(value)):
+    negative_zero = isinstance(value, float) and value == 0 and math.copysign(1.0, value) < 0
+    finite = isinstance(value, float) and math.isfinite(value) and not negative_zero
+    if isinstance(value, bool | int) or finite:
         return f"CAST({text} AS {type_sql})"
     return "CAST('" + text.replace("'", "''") + f"' AS {type_sql})"
 
