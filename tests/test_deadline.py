@@ -75,7 +75,7 @@ def test_a_term_budget_that_stops_a_later_bound_keeps_the_bounds_proven() -> Non
 def test_the_check_deadline_stops_every_stage_and_is_recorded() -> None:
     v = check(RESORTED, TOP, JOINED, options=Options(check_time_budget=0.0))
     assert v.verdict == "unknown"  # a deadline never decides a pair
-    assert v.evidence.budget_stops == {"normalized": "check deadline: 0 s"}
+    assert v.evidence.budget_stops == {"floor_search": "check deadline: 0 s"}
 
 
 def test_a_check_ends_near_its_deadline_whatever_the_stage_budgets_say() -> None:
