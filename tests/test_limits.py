@@ -112,7 +112,8 @@ def test_the_join_bomb_is_still_refuted_by_execution() -> None:
     # (Sixteen joins, not thirty: a fixture with two equal rows makes 2**joins rows.)
     v = check(join_chain(16), "SELECT a FROM t", SCHEMA, options=FAST)
     assert (v.verdict, v.method) == ("not_equivalent", "fixture_search")
-    assert v.timings["normalize"] + v.timings["symbolic"] < 2000, v.timings
+    # (The random floor may refute it before the prover starts.)
+    assert v.timings.get("normalize", 0) + v.timings.get("symbolic", 0) < 2000, v.timings
     again = check(join_chain(16), "SELECT a FROM t", SCHEMA, options=FAST)
     assert again.counterexample == v.counterexample  # budgets by size keep it deterministic
 

@@ -18,7 +18,7 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.search.naming import case_name
-from sqlequiv.search.run import FLOOR_BEFORE_PROOF
+from sqlequiv.search.run import FLOOR_BEFORE_PROOF, SearchResult
 from sqlequiv.search.shrink import shrink
 from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.verdict import Counterexample, Verdict
@@ -32,10 +32,11 @@ def floor_search(pair: Pair) -> Verdict | None:
         try:
             pair.engine.prepare(pair.schema)
             pair.search.floor(up_to=FLOOR_BEFORE_PROOF)
+            results = pair.search.results()  # shrinks what it found
         except QueryFailed as exc:
             return execution_error(exc, pair)
         pair.past_deadline("floor_search")
-    return _report(pair, "floor")
+    return _report(pair, "floor", results)
 
 
 def fixture_search(pair: Pair) -> Verdict | None:
@@ -62,17 +63,17 @@ def fixture_search(pair: Pair) -> Verdict | None:
         try:
             pair.engine.prepare(pair.schema)
             pair.search.rich(seeds)
+            results = pair.search.results()
         except QueryFailed as exc:
             return execution_error(exc, pair)
         pair.past_deadline("fixture_search")
-    return _report(pair, "search")
+    return _report(pair, "search", results)
 
 
-def _report(pair: Pair, part: str) -> Verdict | None:
-    """The verdict of the search's finds so far: the first that passes :func:`verify`
-    (all that pass, when the caller collects them); None if none does."""
+def _report(pair: Pair, part: str, results: list[SearchResult]) -> Verdict | None:
+    """The verdict of the search's finds so far (``results``): the first that passes
+    :func:`verify` (all that pass, when the caller collects them); None if none does."""
     search = pair.search
-    results = search.results()
     pair.evidence = dataclasses.replace(
         pair.evidence,
         search=results[0].evidence,
