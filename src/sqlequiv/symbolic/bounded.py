@@ -74,8 +74,8 @@ __all__ = ["BoundedResult", "bounded_check", "suggest_row_bounds"]
 Status = Literal["differ", "same", "unsupported", "timeout"]
 
 #: z3's resource limit for one call of bounded verification (see
-#: :mod:`~sqlequiv.symbolic.effort`; a few seconds of work at most).
-BOUNDED_RLIMIT = 6_000_000
+#: :mod:`~sqlequiv.symbolic.effort`; about a second of work at most).
+BOUNDED_RLIMIT = 1_000_000
 
 #: Rounds of AVG refinement (see :mod:`sqlequiv.symbolic.averages`) per solve.
 MAX_REFINEMENTS = 8
@@ -192,6 +192,8 @@ class _Run:
     start: float = field(default_factory=time.monotonic)
     alignment: tuple[int, ...] | None = None
     trees: tuple[exp.Expr, exp.Expr] | None = None
+    #: Whether z3's resource limit, not the clock, stopped a call.
+    out_of_work: bool = False
 
     @property
     def deadline(self) -> float:
@@ -274,6 +276,8 @@ class _Run:
         sizes: Mapping[str, int],
         reason: str | None = None,
     ) -> BoundedResult:
+        if reason is None and self.out_of_work:
+            reason = f"resource limit: {BOUNDED_RLIMIT:,} z3 units per call"
         if reason is None:
             reason = f"time budget of {self.budget:g} s"
             if self.check_deadline.at < self.start + self.budget:
@@ -341,6 +345,8 @@ class _Run:
         for _ in range(MAX_REFINEMENTS + 1):
             encoded.solver.set("timeout", self.remaining_ms())
             verdict = encoded.solver.check()
+            if verdict == z3.unknown and time.monotonic() < self.deadline - 0.01:
+                self.out_of_work = True  # cancelled with time left: the resource limit
             if verdict != z3.sat:
                 return verdict
             model = encoded.solver.model()

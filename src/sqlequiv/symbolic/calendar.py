@@ -9,12 +9,14 @@ astronomical (1 BC is year 0), as DuckDB reports them.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import z3
 
 from sqlequiv.symbolic.domain import MICROS_PER_DAY
 from sqlequiv.symbolic.sqlvalue import SymValue, Unsupported
 
-__all__ = ["PARTS", "TRUNC_UNITS", "date_part", "date_trunc"]
+__all__ = ["PARTS", "TRUNC_UNITS", "date_part", "date_trunc", "truncation_range"]
 
 _MICROS = {"HOUR": 3_600_000_000, "MINUTE": 60_000_000, "SECOND": 1_000_000}
 
@@ -120,3 +122,44 @@ def date_trunc(unit: str, v: SymValue) -> SymValue:
     first_month = {"YEAR": z3.IntVal(1), "QUARTER": (month - 1) / 3 * 3 + 1}[unit]
     start = days_from_civil(year, first_month, z3.IntVal(1))
     return SymValue("timestamp", start * MICROS_PER_DAY, v.null)
+
+
+_EPOCH = dt.datetime(1970, 1, 1)
+
+
+def truncation_range(unit: str, start_micros: int) -> tuple[int, int] | None:
+    """``[start, end)`` in microseconds: the values ``v`` with ``DATE_TRUNC(unit, v)`` equal
+    to the timestamp ``start_micros``; ``(0, 0)`` (no value) when ``start_micros`` is not the
+    start of a ``unit``; None for a unit or a time this does not handle.
+
+    ``DATE_TRUNC('quarter', ts) = TIMESTAMP '2026-07-01'`` then reads as a range of ``ts``,
+    which z3 decides at once, instead of the calendar arithmetic of a truncation.
+
+    Example:
+        >>> q3 = int((dt.datetime(2026, 7, 1) - _EPOCH).total_seconds()) * 1_000_000
+        >>> lo, hi = truncation_range("QUARTER", q3)
+        >>> _EPOCH + dt.timedelta(microseconds=hi)
+        datetime.datetime(2026, 10, 1, 0, 0)
+        >>> truncation_range("MONTH", q3 + 1)
+        (0, 0)
+    """
+    if unit not in TRUNC_UNITS:
+        return None
+    try:
+        start = _EPOCH + dt.timedelta(microseconds=start_micros)
+        if unit in _MICROS:
+            size = _MICROS[unit]
+            return (start_micros, start_micros + size) if start_micros % size == 0 else (0, 0)
+        if start.time() != dt.time(0):
+            return (0, 0)
+        if unit == "DAY":
+            end = start + dt.timedelta(days=1)
+        else:
+            months = {"MONTH": 1, "QUARTER": 3, "YEAR": 12}[unit]
+            if start.day != 1 or (start.month - 1) % months:
+                return (0, 0)
+            index = start.year * 12 + start.month - 1 + months
+            end = dt.datetime(index // 12, index % 12 + 1, 1)
+    except (OverflowError, ValueError):
+        return None  # past the calendar's ends
+    return start_micros, int((end - _EPOCH) / dt.timedelta(microseconds=1))

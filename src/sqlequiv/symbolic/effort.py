@@ -26,7 +26,6 @@ _FLOAT_ARITHMETIC = frozenset(
         z3.Z3_OP_FPA_REM,
         z3.Z3_OP_FPA_FMA,
         z3.Z3_OP_FPA_SQRT,
-        z3.Z3_OP_FPA_TO_FP,
     }
 )
 

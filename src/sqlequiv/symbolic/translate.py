@@ -31,7 +31,7 @@ from sqlglot import exp
 
 from sqlequiv.policy import function_name, varies_between_runs
 from sqlequiv.symbolic import arith, calendar, functions
-from sqlequiv.symbolic.domain import constant, parse_literal
+from sqlequiv.symbolic.domain import MICROS_PER_DAY, constant, parse_literal
 from sqlequiv.symbolic.like import like_regex
 from sqlequiv.symbolic.sqlvalue import (
     SymBool,
@@ -235,8 +235,37 @@ class Translator:
     # -- predicates --------------------------------------------------------------
 
     def _comparison(self, node: exp.Binary) -> SymBool:
+        ranged = self._truncated_equal(node) if isinstance(node, exp.EQ) else None
+        if ranged is not None:
+            return ranged
         a, b = self._operands([node.this, node.expression])
         return compare(COMPARISON_OPS[type(node)], a, b)
+
+    def _truncated_equal(self, node: exp.EQ) -> SymBool | None:
+        """``DATE_TRUNC(unit, x) = c`` for a constant ``c``, as the range of ``x`` it
+        means (:func:`~sqlequiv.symbolic.calendar.truncation_range`); None otherwise."""
+        for trunc, other in ((node.this, node.expression), (node.expression, node.this)):
+            if not isinstance(trunc, exp.DateTrunc | exp.TimestampTrunc):
+                continue
+            inner = re.escape(_rendered(trunc.this))
+            found = re.fullmatch(rf"DATE_TRUNC\('(\w+)', {inner}\)", _rendered(trunc))
+            if found is None:
+                return None
+            bound = self.value(other)
+            start = z3.simplify(bound.value) if bound.kind == "timestamp" else None
+            if start is None or not z3.is_int_value(start):
+                return None
+            window = calendar.truncation_range(found.group(1).upper(), start.as_long())
+            if window is None:
+                return None
+            x = self.value(trunc.this)
+            if x.kind not in ("date", "timestamp"):
+                return None
+            micros = x.value * MICROS_PER_DAY if x.kind == "date" else x.value
+            inside = z3.And(micros >= window[0], micros < window[1])
+            known = z3.Not(z3.Or(x.null, bound.null))
+            return SymBool(z3.And(known, inside), z3.And(known, z3.Not(inside)))
+        return None
 
     def _null_safe(self, node: exp.Binary) -> SymBool:
         a, b = self._operands([node.this, node.expression])
