@@ -74,8 +74,8 @@ __all__ = ["BoundedResult", "bounded_check", "suggest_row_bounds"]
 Status = Literal["differ", "same", "unsupported", "timeout"]
 
 #: z3's resource limit for one call of bounded verification (see
-#: :mod:`~sqlequiv.symbolic.effort`; about a second of work at most).
-BOUNDED_RLIMIT = 1_000_000
+#: :mod:`~sqlequiv.symbolic.effort`; a few seconds of work at most).
+BOUNDED_RLIMIT = 6_000_000
 
 #: Rounds of AVG refinement (see :mod:`sqlequiv.symbolic.averages`) per solve.
 MAX_REFINEMENTS = 8
@@ -345,7 +345,8 @@ class _Run:
         for _ in range(MAX_REFINEMENTS + 1):
             encoded.solver.set("timeout", self.remaining_ms())
             verdict = encoded.solver.check()
-            if verdict == z3.unknown and time.monotonic() < self.deadline - 0.01:
+            cancelled = verdict == z3.unknown and "cancel" in encoded.solver.reason_unknown()
+            if cancelled and time.monotonic() < self.deadline - 0.01:
                 self.out_of_work = True  # cancelled with time left: the resource limit
             if verdict != z3.sat:
                 return verdict
