@@ -1,5 +1,8 @@
 """How much work z3 may spend on one call: its resource limit, by what the call holds.
 
+(Nonlinear arithmetic, a product or quotient of two unknowns, counts as floating-point
+arithmetic here: z3 spends its units on it as slowly, and proofs of it are as rare.)
+
 z3's ``rlimit`` counts work, not time, so a verdict does not depend on how loaded the
 machine is. One unit is cheap in most theories, but floating-point arithmetic is
 bit-blasted: ``fpDiv`` over a DOUBLE spends the default limit in about six seconds,
@@ -26,8 +29,29 @@ _FLOAT_ARITHMETIC = frozenset(
         z3.Z3_OP_FPA_REM,
         z3.Z3_OP_FPA_FMA,
         z3.Z3_OP_FPA_SQRT,
+        z3.Z3_OP_FPA_TO_FP,
     }
 )
+
+
+#: Operations that are nonlinear unless an operand is a number (``SUM(x) / COUNT(x)``):
+#: z3's nonlinear arithmetic spends units as slowly as bit-blasting does.
+_NONLINEAR = frozenset(
+    {z3.Z3_OP_MUL, z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM, z3.Z3_OP_POWER}
+)
+
+
+def _nonlinear(node: z3.ExprRef) -> bool:
+    """Whether more than one operand of a product or quotient is not a number."""
+    if node.decl().kind() in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM):
+        return not _numeral(node.arg(1))
+    return sum(not _numeral(c) for c in node.children()) > 1
+
+
+def _numeral(node: z3.ExprRef) -> bool:
+    return bool(
+        z3.is_int_value(node) or z3.is_rational_value(node) or z3.is_algebraic_value(node)
+    )
 
 
 def rlimit_for(formulas: Iterable[z3.ExprRef], limit: int) -> int:
@@ -43,8 +67,8 @@ def rlimit_for(formulas: Iterable[z3.ExprRef], limit: int) -> int:
 
 
 def floating(formulas: Iterable[z3.ExprRef]) -> bool:
-    """Whether any of ``formulas`` does floating-point arithmetic (shared terms visited
-    once)."""
+    """Whether any of ``formulas`` does floating-point or nonlinear arithmetic (shared
+    terms visited once)."""
     seen: set[int] = set()
     stack = [f for f in formulas if z3.is_expr(f)]
     while stack:
@@ -54,7 +78,8 @@ def floating(formulas: Iterable[z3.ExprRef]) -> bool:
             continue
         seen.add(key)
         if z3.is_app(node):
-            if node.decl().kind() in _FLOAT_ARITHMETIC:
+            kind = node.decl().kind()
+            if kind in _FLOAT_ARITHMETIC or (kind in _NONLINEAR and _nonlinear(node)):
                 return True
             stack.extend(node.children())
         elif z3.is_quantifier(node):
