@@ -50,6 +50,36 @@ class Executor(Protocol):
         """Run trusted SQL returning one value (constraint checks)."""
 
 
+class WrittenOnActivate:
+    """Staging for engines whose statements cost microseconds (SQLite, PostgreSQL over a
+    socket): staged databases are only kept, and written into the tables by ``_write``
+    when activated. The engine sets ``_staged = {}`` and ``_next = 0``."""
+
+    _staged: dict[int, Database]
+    _next: int
+
+    def stage(self, dbs: Sequence[Database]) -> list[int]:
+        """Keep several databases; one handle each for :meth:`activate`."""
+        if len(self._staged) > MAX_STAGED:
+            self._staged.clear()
+        handles = []
+        for db in dbs:
+            self._next += 1
+            self._staged[self._next] = db
+            handles.append(self._next)
+        return handles
+
+    def activate(self, handle: int) -> None:
+        """Make the staged database ``handle`` the one every query sees."""
+        self._write(self._staged[handle])
+
+    def load(self, db: Database) -> None:
+        self._write(db)
+
+    def _write(self, db: Database) -> None:
+        raise NotImplementedError
+
+
 class BatchUnsupported(Exception):
     """A query that cannot run on a batch of databases in one statement (run them one by one)."""
 

@@ -41,12 +41,11 @@ import itertools
 import math
 import os
 import uuid
-from collections.abc import Sequence
 from typing import Any
 
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed, SchemaError
-from sqlequiv.execute.base import MAX_STAGED, Watchdog, first_line
+from sqlequiv.execute.base import Watchdog, WrittenOnActivate, first_line
 from sqlequiv.execute.postgres_server import (
     OWNER,
     QUERY_ROLE,
@@ -72,7 +71,7 @@ _CANCELED = "57014"
 _counter = itertools.count(1)
 
 
-class PostgresExecutor:
+class PostgresExecutor(WrittenOnActivate):
     """The sandboxed PostgreSQL executor (same interface as the DuckDB one).
 
     Example:
@@ -169,25 +168,6 @@ class PostgresExecutor:
         self._schema = schema
         self._staged.clear()
         self._active = Database({})
-
-    def stage(self, dbs: Sequence[Database]) -> list[int]:
-        """Keep several databases; one handle each for :meth:`activate` (a database is
-        written into the tables, in one round trip, when it is activated)."""
-        if len(self._staged) > MAX_STAGED:
-            self._staged.clear()
-        handles = []
-        for db in dbs:
-            self._next += 1
-            self._staged[self._next] = db
-            handles.append(self._next)
-        return handles
-
-    def activate(self, handle: int) -> None:
-        """Make the staged database ``handle`` the one every query sees."""
-        self._write(self._staged[handle])
-
-    def load(self, db: Database) -> None:
-        self._write(db)
 
     def _write(self, db: Database) -> None:
         if self._schema is None:

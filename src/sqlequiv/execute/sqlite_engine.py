@@ -31,12 +31,11 @@ import math
 import sqlite3
 import time
 import uuid
-from collections.abc import Sequence
 from typing import Any
 
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed, SchemaError
-from sqlequiv.execute.base import MAX_STAGED, first_line
+from sqlequiv.execute.base import WrittenOnActivate, first_line
 from sqlequiv.execute.sqlite_sandbox import harden
 from sqlequiv.policy.catalogues import DENIED_FUNCTIONS
 from sqlequiv.results import ResultSet
@@ -56,7 +55,7 @@ _RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", 33)
 _AFFINITY_TYPE = {"INTEGER": "INTEGER", "REAL": "REAL", "NUMERIC": "NUMERIC", "TEXT": "TEXT"}
 
 
-class SQLiteExecutor:
+class SQLiteExecutor(WrittenOnActivate):
     """The sandboxed SQLite executor (same interface as the DuckDB one).
 
     Example:
@@ -108,28 +107,6 @@ class SQLiteExecutor:
         self._schema = schema
         self._tables = frozenset(t.name.lower() for t in schema.tables)
         self._staged.clear()
-
-    def stage(self, dbs: Sequence[Database]) -> list[int]:
-        """Keep several databases; one handle each for :meth:`activate`.
-
-        SQLite statements cost microseconds, so a database is simply written
-        into the tables when it is activated.
-        """
-        if len(self._staged) > MAX_STAGED:
-            self._staged.clear()
-        handles = []
-        for db in dbs:
-            self._next += 1
-            self._staged[self._next] = db
-            handles.append(self._next)
-        return handles
-
-    def activate(self, handle: int) -> None:
-        """Make the staged database ``handle`` the one every query sees."""
-        self._write(self._staged[handle])
-
-    def load(self, db: Database) -> None:
-        self._write(db)
 
     def _write(self, db: Database) -> None:
         if self._schema is None:
