@@ -69,6 +69,7 @@ from sqlglot import exp
 
 from sqlequiv.options import Options
 from sqlequiv.results import Comparison, OrderKey, ResultSet
+from sqlequiv.sortkeys import output_column
 
 __all__ = [
     "MAX_REFINE_CELLS",
@@ -1041,12 +1042,11 @@ def order_keys_of(reference_ast: exp.Expr) -> list[OrderKey] | None:
     if not isinstance(order, exp.Order) or not isinstance(query, exp.Query):
         return None
     selects = query.selects
-    names = [s.alias_or_name for s in selects]
     keys: list[OrderKey] = []
     for ordered in order.expressions:
         if not isinstance(ordered, exp.Ordered):
             break
-        column = _output_column(ordered.this, selects, names, isinstance(query, exp.Select))
+        column = output_column(ordered.this, selects, is_select=isinstance(query, exp.Select))
         if column is None:
             break
         keys.append(
@@ -1058,20 +1058,3 @@ def order_keys_of(reference_ast: exp.Expr) -> list[OrderKey] | None:
             )
         )
     return keys or None
-
-
-def _output_column(
-    key: exp.Expr, selects: list[exp.Expr], names: list[str], is_select: bool
-) -> int | None:
-    if isinstance(key, exp.Literal) and key.is_int:
-        index = int(key.name) - 1
-        return index if 0 <= index < len(selects) else None
-    lowered = [n.lower() for n in names]
-    if isinstance(key, exp.Column) and not key.table and key.name.lower() in lowered:
-        # An unqualified name binds to the select list's aliases first, as in DuckDB.
-        return lowered.index(key.name.lower())
-    if is_select:
-        for i, projection in enumerate(selects):
-            if key == projection.unalias() or key.sql() == projection.unalias().sql():
-                return i
-    return None

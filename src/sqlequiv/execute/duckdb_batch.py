@@ -33,6 +33,8 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
+from sqlequiv.sortkeys import output_column
+
 #: The outer relation of batch ids and its column, named so no query can shadow them.
 BATCH = "__sqlequiv_batch"
 _FID = "fid"
@@ -167,13 +169,12 @@ def _sort_keys(tree: exp.Query) -> tuple[list[tuple[int, exp.Ordered]], int] | N
         selects = left.selects
     else:
         return None
-    names = [s.alias_or_name.lower() for s in selects]
     keys: list[tuple[int, exp.Ordered]] = []
     hidden: list[exp.Expr] = []
     for ordered in order.expressions:
         if not isinstance(ordered, exp.Ordered):
             return None
-        index = _output_index(ordered.this, selects, names)
+        index = output_column(ordered.this, selects, is_select=isinstance(tree, exp.Select))
         if index is None:
             if not isinstance(tree, exp.Select) or tree.args.get("distinct"):
                 return None
@@ -187,15 +188,3 @@ def _sort_keys(tree: exp.Query) -> tuple[list[tuple[int, exp.Ordered]], int] | N
             [*tree.expressions, *(h.as_(f"__sqlequiv_k{i}") for i, h in enumerate(hidden))],
         )
     return keys, len(hidden)
-
-
-def _output_index(key: exp.Expr, selects: list[exp.Expr], names: list[str]) -> int | None:
-    if isinstance(key, exp.Literal) and key.is_int:
-        position = int(key.name) - 1
-        return position if 0 <= position < len(selects) else None
-    if isinstance(key, exp.Column) and not key.table and key.name.lower() in names:
-        return names.index(key.name.lower())
-    for i, projection in enumerate(selects):
-        if projection.unalias() == key:
-            return i
-    return None

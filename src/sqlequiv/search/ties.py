@@ -18,6 +18,7 @@ from typing import Any
 from sqlglot import exp
 
 from sqlequiv.results import ResultSet
+from sqlequiv.sortkeys import output_column
 
 #: Tie-break outcomes listed for one side before the side is left undecided.
 MAX_OUTCOMES = 64
@@ -69,15 +70,10 @@ def cut_of(query: exp.Expr, dialect: str) -> Cut | None:
 
 
 def _resolved(key: exp.Expr, selects: list[exp.Expr]) -> exp.Expr:
-    """An ORDER BY key as an expression the select list can hold: an output alias or
-    position is the projection it names (SQLite resolves no alias in a select list)."""
-    if isinstance(key, exp.Literal) and key.is_int and 0 < int(key.name) <= len(selects):
-        return selects[int(key.name) - 1].unalias().copy()
-    if isinstance(key, exp.Column) and not key.table:
-        for projection in selects:
-            if isinstance(projection, exp.Alias) and projection.alias.lower() == key.name.lower():
-                return projection.unalias().copy()
-    return key.copy()
+    """An ORDER BY key as an expression the select list can hold: the projection an
+    output alias or position names (SQLite resolves no alias in a select list)."""
+    index = output_column(key, selects, is_select=True)
+    return (selects[index].unalias() if index is not None else key).copy()
 
 
 def outcomes(result: ResultSet, full: ResultSet, cut: Cut) -> list[ResultSet] | None:
