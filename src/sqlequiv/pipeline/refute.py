@@ -8,6 +8,7 @@ compared again. That is the soundness gate of every ``not_equivalent`` verdict.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from sqlequiv.counterexample import difference
 from sqlequiv.database import Database
@@ -18,7 +19,7 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.search.naming import case_name
-from sqlequiv.search.run import FLOOR_BEFORE_PROOF, SearchResult
+from sqlequiv.search.run import FLOOR_BEFORE_PROOF
 from sqlequiv.search.shrink import shrink
 from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.verdict import Counterexample, Verdict
@@ -28,15 +29,7 @@ def floor_search(pair: Pair) -> Verdict | None:
     """``not_equivalent`` with the first verified database of the first part of the
     random floor (tiny databases from the queries' constants), tried before any proof;
     else None. The rest of the floor opens :func:`fixture_search`."""
-    with pair.timer.stage("floor_search"):
-        try:
-            pair.engine.prepare(pair.schema)
-            pair.search.floor(up_to=FLOOR_BEFORE_PROOF)
-            results = pair.search.results()  # shrinks what it found
-        except QueryFailed as exc:
-            return execution_error(exc, pair)
-        pair.past_deadline("floor_search")
-    return _report(pair, "floor", results)
+    return _search_part(pair, "floor_search", lambda: pair.search.floor(up_to=FLOOR_BEFORE_PROOF))
 
 
 def fixture_search(pair: Pair) -> Verdict | None:
@@ -59,21 +52,22 @@ def fixture_search(pair: Pair) -> Verdict | None:
         except LAYER_FAILURES:
             seeds = []
     pair.evidence = dataclasses.replace(pair.evidence, witnesses=len(seeds))
-    with pair.timer.stage("fixture_search"):
+    return _search_part(pair, "fixture_search", lambda: pair.search.rich(seeds))
+
+
+def _search_part(pair: Pair, stage: str, part: Callable[[], bool]) -> Verdict | None:
+    """Run one part of the pair's search as the stage ``stage``, then report its finds:
+    the first that passes :func:`verify` (all that pass, when the caller collects
+    them); None if none does."""
+    search = pair.search
+    with pair.timer.stage(stage):
         try:
             pair.engine.prepare(pair.schema)
-            pair.search.rich(seeds)
-            results = pair.search.results()
+            part()
+            results = search.results()  # shrinks what was found
         except QueryFailed as exc:
             return execution_error(exc, pair)
-        pair.past_deadline("fixture_search")
-    return _report(pair, "search", results)
-
-
-def _report(pair: Pair, part: str, results: list[SearchResult]) -> Verdict | None:
-    """The verdict of the search's finds so far (``results``): the first that passes
-    :func:`verify` (all that pass, when the caller collects them); None if none does."""
-    search = pair.search
+        pair.past_deadline(stage)
     pair.evidence = dataclasses.replace(
         pair.evidence,
         search=results[0].evidence,
@@ -93,7 +87,7 @@ def _report(pair: Pair, part: str, results: list[SearchResult]) -> Verdict | Non
             if pair.examples is None:
                 return _refuted(pair, "fixture_search", result.phase, example)
             pair.examples.append(example)
-    if pair.examples and (search.done or part == "search"):
+    if pair.examples and (search.done or stage == "fixture_search"):
         return _refuted(pair, "fixture_search", results[0].phase, pair.examples[0])
     return None
 
