@@ -39,15 +39,13 @@ from sqlequiv.sortkeys import output_column
 BATCH = "__sqlequiv_batch"
 _FID = "fid"
 _OUT = "__sqlequiv_q"
-#: The named parameter that carries the batch's fixture ids.
-IDS = "sqlequiv_ids"
 
 
 @dataclass(frozen=True)
 class BatchQuery:
     """A query rewritten to run on a batch of staged databases.
 
-    ``sql`` takes the list of fixture ids as the named parameter :data:`IDS`; each
+    ``sql`` takes the list of fixture ids as its one parameter (``$1``); each
     result row is ``(fid, *columns, *hidden)`` with ``hidden`` sort keys to drop.
     """
 
@@ -102,7 +100,7 @@ def batch_query(
         this=exp.to_identifier(_OUT), columns=[exp.to_identifier(n) for n in names]
     )
     lateral = exp.Lateral(this=exp.Subquery(this=tree), alias=alias)
-    ids = exp.select(exp.Unnest(expressions=[exp.Placeholder(this=IDS)]).as_(_FID)).subquery(BATCH)
+    ids = exp.select(exp.Unnest(expressions=[exp.Placeholder(this="1")]).as_(_FID)).subquery(BATCH)
     outer = exp.select(
         exp.column(_FID, table=BATCH), *(exp.column(n, table=_OUT) for n in names)
     ).from_(ids)

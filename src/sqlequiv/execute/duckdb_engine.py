@@ -18,7 +18,7 @@ from sqlequiv.database import Database
 from sqlequiv.database.model import literal_text
 from sqlequiv.errors import QueryFailed, SchemaError
 from sqlequiv.execute.base import MAX_STAGED, BatchUnsupported, Watchdog, first_line
-from sqlequiv.execute.duckdb_batch import IDS, BatchQuery, batch_query
+from sqlequiv.execute.duckdb_batch import BatchQuery, batch_query
 from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Schema
 from sqlequiv.schema.model import quote_identifier as _q
@@ -171,6 +171,11 @@ class DuckDBExecutor:
         self.activate(self.stage([db])[0])
 
     def run(self, sql: str) -> ResultSet:
+        columns, rows = self._execute(sql)
+        return ResultSet(columns, tuple(tuple(r) for r in rows))
+
+    def _execute(self, sql: str) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
+        """Run ``sql`` under the watchdog: its column names and rows, or QueryFailed."""
         self._watchdog.arm(self.timeout)
         try:
             cursor = self._con.execute(sql)
@@ -192,7 +197,7 @@ class DuckDBExecutor:
             raise QueryFailed(first_line(exc), static=False) from exc
         finally:
             self._watchdog.disarm()
-        return ResultSet(columns, tuple(tuple(r) for r in rows))
+        return columns, rows
 
     def run_batch(self, sql: str, handles: Sequence[int]) -> dict[int, ResultSet]:
         """``sql``'s result on each staged database of ``handles``, in one statement
@@ -206,17 +211,7 @@ class DuckDBExecutor:
             return {}
         name, query = prepared
         ids = ", ".join(str(int(h)) for h in handles)
-        self._watchdog.arm(self.timeout)
-        try:
-            rows = self._con.execute(f"EXECUTE {name}([{ids}])").fetchall()
-        except duckdb.InterruptException as exc:
-            raise QueryFailed(
-                f"query interrupted after {self.timeout:g} s", static=False, timeout=True
-            ) from exc
-        except duckdb.Error as exc:
-            raise QueryFailed(first_line(exc), static=False) from exc
-        finally:
-            self._watchdog.disarm()
+        _, rows = self._execute(f"EXECUTE {name}([{ids}])")
         columns = tuple(f"c{i}" for i in range(query.width))
         grouped: dict[int, list[tuple[Any, ...]]] = {int(h): [] for h in handles}
         stop = 1 + query.width
@@ -233,7 +228,7 @@ class DuckDBExecutor:
             return None
         name = f"sqlequiv_batch_{len(self._batches)}"
         try:
-            self._con.execute(f"PREPARE {name} AS {query.sql.replace('$' + IDS, '$1')}")
+            self._con.execute(f"PREPARE {name} AS {query.sql}")
         except duckdb.Error:
             return None  # the rewrite does not bind: one database at a time
         return name, query
