@@ -247,15 +247,14 @@ class Translator:
         for trunc, other in ((node.this, node.expression), (node.expression, node.this)):
             if not isinstance(trunc, exp.DateTrunc | exp.TimestampTrunc):
                 continue
-            inner = re.escape(_rendered(trunc.this))
-            found = re.fullmatch(rf"DATE_TRUNC\('(\w+)', {inner}\)", _rendered(trunc))
-            if found is None:
+            unit, as_date = _truncation(trunc)
+            if unit is None or as_date:
                 return None
             bound = self.value(other)
             start = z3.simplify(bound.value) if bound.kind == "timestamp" else None
             if start is None or not z3.is_int_value(start):
                 return None
-            window = calendar.truncation_range(found.group(1).upper(), start.as_long())
+            window = calendar.truncation_range(unit, start.as_long())
             if window is None:
                 return None
             x = self.value(trunc.this)
@@ -626,21 +625,26 @@ class Translator:
         return calendar.date_part(match.group(1).upper(), self.value(operand))
 
     def _date_trunc(self, node: exp.Expr) -> SymValue:
-        # sqlglot renders some dialects' DATE_TRUNC with a cast back to DATE: read
-        # the meaning off the DuckDB rendering rather than guess.
-        rendered = _rendered(node)
-        inner = re.escape(_rendered(node.this))
-        core = rf"DATE_TRUNC\('(\w+)', {inner}\)"
-        match = re.fullmatch(core, rendered)
-        as_date = re.fullmatch(rf"CAST\({core} AS DATE\)", rendered)
-        found = match or as_date
-        if not found:
+        unit, as_date = _truncation(node)
+        if unit is None:
             raise Unsupported(f"the truncation {_snippet(node)}")
-        result = calendar.date_trunc(found.group(1).upper(), self.value(node.this))
+        result = calendar.date_trunc(unit, self.value(node.this))
         if as_date:
             result, error = arith.cast(result, null_of("date"))
             self._record(error)
         return result
+
+
+def _truncation(node: exp.Expr) -> tuple[str | None, bool]:
+    """The unit a DATE_TRUNC truncates to (upper case; None if not read), and whether
+    the result is cast back to DATE: sqlglot renders some dialects' DATE_TRUNC so, and
+    the meaning is read off the DuckDB rendering rather than guessed."""
+    rendered = _rendered(node)
+    core = rf"DATE_TRUNC\('(\w+)', {re.escape(_rendered(node.this))}\)"
+    plain = re.fullmatch(core, rendered)
+    as_date = re.fullmatch(rf"CAST\({core} AS DATE\)", rendered)
+    found = plain or as_date
+    return (found.group(1).upper() if found else None), as_date is not None
 
 
 def _uninterpreted_cast(value: SymValue, target: SymValue) -> bool:
