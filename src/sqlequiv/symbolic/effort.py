@@ -55,18 +55,18 @@ def _numeral(node: z3.ExprRef) -> bool:
 
 
 def rlimit_for(formulas: Iterable[z3.ExprRef], limit: int) -> int:
-    """``limit``, or its :data:`FLOAT_SHARE` part if the formulas do floating-point
-    arithmetic.
+    """``limit``, or its :data:`FLOAT_SHARE` part if the formulas do floating-point or
+    nonlinear arithmetic (:func:`slow`).
 
     Example:
         >>> x = z3.FP("x", z3.Float64())
         >>> rlimit_for([z3.fpDiv(z3.RNE(), x, x) > x], 1600), rlimit_for([z3.Int("i") > 1], 1600)
         (25, 1600)
     """
-    return limit // FLOAT_SHARE if floating(formulas) else limit
+    return limit // FLOAT_SHARE if slow(formulas) else limit
 
 
-def floating(formulas: Iterable[z3.ExprRef]) -> bool:
+def slow(formulas: Iterable[z3.ExprRef]) -> bool:
     """Whether any of ``formulas`` does floating-point or nonlinear arithmetic (shared
     terms visited once)."""
     seen: set[int] = set()
