@@ -37,7 +37,7 @@ def render(verdict: Verdict) -> str:
         what = f"{err.side} query" if err.side in ("candidate", "reference") else err.side
         lines.append(f"{what}: {err.kind}{where}: {err.message}")
     if verdict.counterexample is not None:
-        lines.extend(_counterexample(verdict.counterexample))
+        lines.extend(counterexample_lines(verdict.counterexample))
     for engine, replayed in (verdict.replays or {}).items():
         if replayed.error is not None:
             outcome = f"could not run there ({replayed.error})"
@@ -92,7 +92,8 @@ def proof_line(proof: ProofEvidence) -> str:
     return template.format(reason=proof.reason.rstrip("."))
 
 
-def _counterexample(ce: Counterexample) -> list[str]:
+def counterexample_lines(ce: Counterexample) -> list[str]:
+    """The report of a counterexample: cause, sentence, every table, both results side by side."""
     lines = ["", f"cause: {ce.cause}", ce.detail, "", f"database ({ce.name}):"]
     for table, rows in ce.tables.items():
         columns = list(rows[0].keys()) if rows else []
