@@ -130,9 +130,9 @@ def case_from_verdict(
         >>> case.status, case.message
         ('unknown', 'unknown: neither proved nor refuted')
     """
-    if verdict.error is not None and verdict.error.line is not None and line is not None:
-        if verdict.error.side == "candidate":
-            line += verdict.error.line - 1
+    err = verdict.error
+    if err is not None and err.side == "candidate" and err.line is not None and line is not None:
+        line += err.line - 1
     report = render(verdict)
     return Case(
         name=name,

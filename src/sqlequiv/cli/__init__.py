@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNWRITABLE
     except SqlequivError as err:
         if args.command in check.VERDICT_COMMANDS:
-            return check.error_verdict(err, args.json)
+            return check.error_verdict(err, args)
         return _error(err)
     except OSError as err:
         return _error(err)

@@ -1,6 +1,7 @@
 """``sqlequiv check`` and ``sqlequiv fixtures``: one pair of query files against a schema.
 
-``check`` prints the verdict (text, or JSON with ``--json``); ``fixtures`` also writes
+``check`` prints the verdict (text; JSON, JUnit XML or GitHub annotations with
+``--format``, see :mod:`sqlequiv.cli.formats`); ``fixtures`` also writes
 the databases that distinguish the two queries. Both exit with the verdict's code: 0
 equivalent, 1 not_equivalent, 2 error, 3 unknown. Input that cannot be checked (an
 unreadable file, a bad schema, an option out of range) is an ``error`` verdict, printed
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from sqlequiv.api import check, distinguishing_fixtures
+from sqlequiv.ci_output import Case, case_from_verdict
+from sqlequiv.cli.formats import add_format_options, ci_report, display_path, wants_cases
 from sqlequiv.cli.options import (
     add_check_options,
     add_engine_options,
@@ -61,7 +64,7 @@ def add_parsers(sub: Any) -> None:
             help="with an SQLite database file as --schema: up to N rows per table of its data "
             "seed the search for a counterexample (default 0: none)",
         )
-        p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+        add_format_options(p, text="the verdict report", json="the verdict object")
         add_engine_options(p)
         if name == "check":
             p.add_argument(
@@ -85,7 +88,7 @@ def run_check(args: argparse.Namespace, argv: list[str]) -> int:
         candidate, reference, schema, args.dialect, options, seed_data=seed_data,
         engine=args.engine, replay_on=replay_on,
     )  # fmt: skip
-    return _emit(verdict, args.json)
+    return _emit(verdict, args)
 
 
 def run_fixtures(args: argparse.Namespace, argv: list[str]) -> int:
@@ -98,18 +101,18 @@ def run_fixtures(args: argparse.Namespace, argv: list[str]) -> int:
     )  # fmt: skip
     if examples:
         paths = write_fixtures(examples, schema, Path(args.out))
-        if not args.json:
+        if args.format == "text":
             print("\n".join(f"wrote {p} (and {p.with_suffix('.json').name})" for p in paths))
-    elif not args.json:
+    elif args.format == "text":
         print("no distinguishing database found; nothing written")
-    return _emit(verdict, args.json)
+    return _emit(verdict, args)
 
 
-def error_verdict(err: SqlequivError, as_json: bool) -> int:
-    """Print ``err`` as an ``error`` verdict; its exit code (2)."""
+def error_verdict(err: SqlequivError, args: argparse.Namespace) -> int:
+    """Print ``err`` as an ``error`` verdict in the format ``args`` ask for; its exit code (2)."""
     return _emit(
         Verdict("error", error=ErrorInfo(err.side, err.kind, err.message, err.line, err.col)),
-        as_json,
+        args,
     )
 
 
@@ -161,9 +164,30 @@ def _read_query(path: str, side: Side) -> str:
         ) from exc
 
 
-def _emit(verdict: Verdict, as_json: bool) -> int:
-    if as_json:
+def _emit(verdict: Verdict, args: argparse.Namespace) -> int:
+    report = None
+    if wants_cases(args):
+        report = ci_report(args, [_case(verdict, args)], name=f"sqlequiv {args.command}")
+    if report is not None:
+        print(report)
+    elif args.format == "json":
         print(json.dumps(verdict.to_dict(), indent=2))
     else:
         print(render(verdict))
     return EXIT_CODES[verdict.verdict]
+
+
+def _case(verdict: Verdict, args: argparse.Namespace) -> Case:
+    """The CI report's case: annotated on the candidate's file, or on the reference's or the
+    schema's when the error is there, at the error's line."""
+    err = verdict.error
+    path, line = args.candidate, 1
+    if err is not None and err.side in ("reference", "schema"):
+        path, line = (args.reference if err.side == "reference" else args.schema), err.line
+    return case_from_verdict(
+        verdict,
+        name=f"{args.candidate} vs {args.reference}",
+        classname=f"sqlequiv {args.command}",
+        file=None if path == "-" else display_path(path),
+        line=line,
+    )
