@@ -181,7 +181,8 @@ def _case(verdict: Verdict, args: argparse.Namespace) -> Case:
     """The CI report's case: annotated on the candidate's file, or on the reference's or the
     schema's when the error is there, at the error's line."""
     err = verdict.error
-    path, line = args.candidate, 1
+    path: str = args.candidate
+    line: int | None = 1
     if err is not None and err.side in ("reference", "schema"):
         path, line = (args.reference if err.side == "reference" else args.schema), err.line
     return case_from_verdict(

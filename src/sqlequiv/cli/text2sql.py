@@ -3,10 +3,11 @@
 They take the files the Spider test-suite evaluator and BIRD's evaluator
 take, write one JSON record per item (the evaluator's execution match on the
 shipped database beside sqlequiv's verdict) and print a summary of where the
-two disagree. Exit codes: 0 done, 2 unusable input (every problem listed in a
-:class:`~sqlequiv.text2sql.formats.BenchmarkInputError` the CLI reports),
-74 the results file could not be written (a full disk), 130 interrupted (rerun
-the same command to resume).
+two disagree (or, with ``--format junit|github`` and ``--junit-xml``, a CI report of
+every item: :mod:`sqlequiv.cli.formats`). Exit codes: 0 done, 2 unusable input
+(every problem listed in a :class:`~sqlequiv.text2sql.formats.BenchmarkInputError`
+the CLI reports), 74 the results file could not be written (a full disk), 130
+interrupted (rerun the same command to resume).
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
 from typing import Any, TextIO
 
 from sqlequiv._version import __version__
+from sqlequiv.ci_output import Case, case_from_benchmark_record
+from sqlequiv.cli.formats import add_format_options, ci_report, display_path, wants_cases
 from sqlequiv.cli.options import add_check_options, interrupted, options_from
 from sqlequiv.text2sql.execmatch import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT
 from sqlequiv.text2sql.formats import BenchmarkInputError
@@ -109,7 +113,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         default="local",
         help="local: worker processes; inline: this process (no isolation)",
     )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_format_options(p, text="the summary", json="the summary and the run's settings")
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -155,7 +159,12 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> int:
     )
     if progress is not None:
         progress.finish()
-    if args.json:
+    report = None
+    if wants_cases(args):
+        report = ci_report(args, _cases(result.records, args), name=f"sqlequiv {args.command}")
+    if report is not None:
+        print(report)
+    elif args.format == "json":
         run_info = {
             "gold": args.gold,
             "pred": args.pred,
@@ -215,6 +224,43 @@ def _settings(args: argparse.Namespace) -> BenchmarkSettings:
         seed_rows=args.seed_rows,
         item_timeout=args.timeout,
     )
+
+
+def _cases(records: list[dict[str, Any]], args: argparse.Namespace) -> list[Case]:
+    """The CI report's cases: one per item, annotated at its prediction in ``--pred``
+    (Spider: its line; BIRD: the line of its key in the JSON object)."""
+    file = display_path(args.pred)
+    keys = _json_key_lines(args.pred) if args.command == "bird" else {}
+    cases = []
+    for record in records:
+        source = str(record.get("pred_source") or "")
+        line: int | None = None
+        if args.command == "spider":
+            number = source.rpartition(":")[2]
+            line = int(number) if number.isdigit() else None
+        else:  # predict_dev.json['3']
+            key = source.partition("[")[2].rstrip("]").strip("'\"")
+            line = keys.get(key)
+        cases.append(case_from_benchmark_record(record, file=file, line=line))
+    return cases
+
+
+def _json_key_lines(path: str) -> dict[str, int]:
+    """The line where each top-level key of a BIRD predictions JSON starts (best effort:
+    a key written twice, or on a line with another, keeps its first)."""
+    found: dict[str, int] = {}
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            for number, line in enumerate(handle, start=1):
+                match = _KEY.match(line)
+                if match is not None:
+                    found.setdefault(match.group(1), number)
+    except (OSError, UnicodeDecodeError):
+        pass
+    return found
+
+
+_KEY = re.compile(r'\s*[{,]?\s*"((?:[^"\\]|\\.)*)"\s*:')
 
 
 class _Progress:
