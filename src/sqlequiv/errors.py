@@ -14,7 +14,8 @@ builtin it has always been (``except ValueError`` keeps working):
   :mod:`sqlequiv.suite`), ``CorpusError`` (``corpus``), ``StatsError``
   (``stats``), ``BenchmarkInputError`` (``benchmark``), all ``ValueError``;
   ``WorkerStartError``, ``RayUnavailable``, ``ResultsBusy`` and ``ResultsUnwritable``
-  (``backend``, :mod:`sqlequiv.grading`), all ``RuntimeError``.
+  (``backend``, :mod:`sqlequiv.grading`), all ``RuntimeError``; ``GitError`` (``git``,
+  :mod:`sqlequiv.gitdiff`), a ``RuntimeError``.
 
 :class:`QueryFailed` is not one of them: it is the executor's internal signal
 that a query failed on a fixture, turned into a verdict or record by its caller.
@@ -28,7 +29,7 @@ from typing import ClassVar, Literal
 
 #: What an error concerns: a query or the schema of a check, its options, or the file or
 #: run a command was given (a suite, the corpus, results to summarise, benchmark files, the
-#: workers' backend).
+#: workers' backend, the git repository ``sqlequiv diff`` reads).
 Side = Literal[
     "candidate",
     "reference",
@@ -40,6 +41,7 @@ Side = Literal[
     "benchmark",
     "backend",
     "engine",
+    "git",
 ]
 
 

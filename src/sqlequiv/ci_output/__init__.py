@@ -20,6 +20,7 @@ from sqlequiv.ci_output.cases import (
     case_from_benchmark_record,
     case_from_grade_record,
     case_from_verdict,
+    cases_from_diff,
     counts,
 )
 from sqlequiv.ci_output.github import escape_data, escape_property, render_github
@@ -31,6 +32,7 @@ __all__ = [
     "case_from_benchmark_record",
     "case_from_grade_record",
     "case_from_verdict",
+    "cases_from_diff",
     "counts",
     "escape_data",
     "escape_property",

@@ -5,7 +5,7 @@ one-line message, the long report (the counterexample tables and both result set
 ``sqlequiv check`` prints them), where the query is (file and line) and how long it took.
 The functions here build cases from the three things the commands produce: a
 :class:`~sqlequiv.verdict.Verdict` (``check``, ``diff``), a ``grade`` record and a
-``spider``/``bird`` record.
+``spider``/``bird`` record, and the cases of a ``diff`` (:func:`cases_from_diff`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sqlequiv.gitdiff import DiffResult
 from sqlequiv.render import counterexample_lines, render
 from sqlequiv.verdict import Counterexample, Verdict
 
@@ -256,6 +257,55 @@ def case_from_benchmark_record(
         line=line,
         seconds=_seconds(timings.get("exec_ms"), timings.get("check_ms")),
     )
+
+
+_FILE_STATUS: dict[str, CaseStatus] = {
+    "added": "skipped",
+    "deleted": "skipped",
+    "unpaired": "unknown",
+    "unreadable": "error",
+}
+
+
+def cases_from_diff(result: DiffResult) -> list[Case]:
+    """The cases of a ``sqlequiv diff``: one per changed query (its file is the group, the
+    annotation goes on the query's first line), one per file that was not checked (new,
+    deleted: skipped; queries that cannot be paired: unknown; unreadable: error)."""
+    preamble = f"candidate: {result.new_side}; reference: {result.rev} ({result.commit})" + (
+        f"\n{result.schema_note}" if result.schema_note else ""
+    )
+    cases = []
+    for change in result.files:
+        if change.status != "checked":
+            cases.append(
+                Case(
+                    name=change.path,
+                    classname=change.path,
+                    status=_FILE_STATUS[change.status],
+                    message=change.note,
+                    file=change.path,
+                    line=None if change.status == "deleted" else 1,
+                )
+            )
+        for query in change.queries:
+            name = f"{change.path} query {query.index}"
+            if query.verdict is None:
+                cases.append(
+                    Case(name, change.path, "passed", "unchanged", file=change.path,
+                         line=query.line)
+                )  # fmt: skip
+                continue
+            cases.append(
+                case_from_verdict(
+                    query.verdict,
+                    name=name,
+                    classname=change.path,
+                    file=change.path,
+                    line=query.line,
+                    preamble=preamble,
+                )
+            )
+    return cases
 
 
 _CE_FIELDS = tuple(f.name for f in dataclasses.fields(Counterexample))

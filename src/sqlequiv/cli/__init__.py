@@ -8,6 +8,9 @@ result. Each family of commands is a module with its parsers and handlers:
 - :mod:`sqlequiv.cli.stats`: ``stats``, ``compare``, ``audit sample|estimate``, ``report``
   (results files);
 - :mod:`sqlequiv.cli.text2sql`: ``spider`` and ``bird`` (the benchmarks' files);
+- :mod:`sqlequiv.cli.diff`: ``diff`` (the queries a git change touches);
+- :mod:`sqlequiv.cli.formats`: the report flags (``--format text|json|junit|github``,
+  ``--junit-xml``, ``--unknown-fails``) of every command that checks queries;
 - :mod:`sqlequiv.cli.options`: what they share (the check flags, :class:`UsageError`).
 
 :data:`COMMANDS` maps each command to its handler, ``handler(args, argv) -> exit code``.
@@ -15,7 +18,11 @@ A handler raises on input it cannot use; :func:`main` turns that into a message 
 exit code and never raises for bad input: a :class:`~sqlequiv.errors.SqlequivError` or an
 ``OSError`` is ``sqlequiv: error: ...`` on stderr and exit 2, except that ``check`` and
 ``fixtures`` report a ``SqlequivError`` as an ``error`` verdict (also exit 2). ``check``
-exits 0 equivalent, 1 not_equivalent, 2 error or bad usage, 3 unknown; a run stopped by
+exits 0 equivalent, 1 not_equivalent, 2 error or bad usage, 3 unknown; ``diff`` exits 1
+when a changed query is not equivalent, else 2 when one cannot be checked (or git, the
+revision or the schema cannot be used), else 3 when ``--unknown-fails`` and one is
+unknown, else 0; ``grade``, ``spider`` and ``bird`` exit 0 when the run completed, whatever
+the verdicts (their CI reports carry them); a run stopped by
 Ctrl-C (``grade``, ``spider``, ``bird``) exits 130 with what it graded kept, and one
 whose results file cannot be written (a full disk) exits 74 (``EX_IOERR``), the file
 ending at its last whole record.
@@ -27,7 +34,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from sqlequiv.cli import check, grade, stats, text2sql
+from sqlequiv.cli import check, diff, grade, stats, text2sql
 from sqlequiv.cli.options import UsageError
 from sqlequiv.errors import SqlequivError
 from sqlequiv.grading.results import EXIT_UNWRITABLE, ResultsUnwritable
@@ -49,6 +56,7 @@ COMMANDS: dict[str, Handler] = {
     "report": stats.run_report,
     "spider": text2sql.run_benchmark,
     "bird": text2sql.run_benchmark,
+    "diff": diff.run_diff,
 }
 
 
@@ -71,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_parser(sub)
     stats.add_parsers(sub)
     text2sql.add_parsers(sub)
+    diff.add_parser(sub)
     return parser
 
 
