@@ -13,6 +13,7 @@ interrupted (rerun the same command to resume).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -246,21 +247,27 @@ def _cases(records: list[dict[str, Any]], args: argparse.Namespace) -> list[Case
 
 
 def _json_key_lines(path: str) -> dict[str, int]:
-    """The line where each top-level key of a BIRD predictions JSON starts (best effort:
-    a key written twice, or on a line with another, keeps its first)."""
-    found: dict[str, int] = {}
+    """The line where each key of a BIRD predictions JSON stands (best effort: the first
+    of a key written twice; nothing for a file that cannot be read)."""
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            for number, line in enumerate(handle, start=1):
-                match = _KEY.match(line)
-                if match is not None:
-                    found.setdefault(match.group(1), number)
+            text = handle.read()
     except (OSError, UnicodeDecodeError):
-        pass
+        return {}
+    found: dict[str, int] = {}
+    line, counted = 1, 0
+    # Left to right, the pattern matches JSON's strings exactly (none holds a bare quote);
+    # a string followed by ':' is a key.
+    for match in _STRING.finditer(text):
+        if match.group(2):
+            line += text.count("\n", counted, match.start())
+            counted = match.start()
+            with contextlib.suppress(ValueError):
+                found.setdefault(json.loads(f'"{match.group(1)}"'), line)
     return found
 
 
-_KEY = re.compile(r'\s*[{,]?\s*"((?:[^"\\]|\\.)*)"\s*:')
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:)?')
 
 
 class _Progress:
