@@ -222,3 +222,13 @@ def test_the_repository_reports_paths_from_its_root(
     head = repository.commit("HEAD")
     assert head is not None
     assert repository.changes(head, ["big.sql"], staged=False) == [("M", "queries/big.sql")]
+
+
+def test_from_a_subdirectory_every_change_of_the_repository_counts(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "top.sql").write_text("SELECT 1;\n")  # untracked, outside the cwd
+    monkeypatch.chdir(repo / "queries")
+    code = main(["diff", "--schema", "../schema.sql"])
+    assert code == 0
+    assert "top.sql: new file, not at HEAD" in capsys.readouterr().out

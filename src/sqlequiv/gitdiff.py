@@ -117,14 +117,14 @@ class Repository:
             raise GitError(f"not a git repository: {where} ({_stderr(done)})")
         return cls(where, Path(os.fsdecode(done.stdout.strip())), runner)
 
-    def git(self, *arguments: str, ok: tuple[int, ...] = (0,)) -> bytes:
-        """The stdout of ``git ARGUMENTS`` run in :attr:`cwd`.
+    def git(self, *arguments: str, at: Path | None = None) -> bytes:
+        """The stdout of ``git ARGUMENTS`` run in :attr:`cwd` (or ``at``).
 
         Raises:
-            GitError: git exits with a code not in ``ok``.
+            GitError: git fails.
         """
-        done = self._runner(["--literal-pathspecs", *arguments], self.cwd)
-        if done.returncode not in ok:
+        done = self._runner(["--literal-pathspecs", *arguments], at or self.cwd)
+        if done.returncode != 0:
             raise GitError(f"git {' '.join(arguments)}: {_stderr(done)}")
         return done.stdout
 
@@ -153,9 +153,12 @@ class Repository:
             if status and path
         ]
         if not staged:
+            # Without paths, from the root: ls-files lists only the cwd's subtree (diff the
+            # whole tree).
             untracked = self.git(
-                "ls-files", "--others", "--exclude-standard", "--full-name", "-z", "--", *paths
-            )
+                "ls-files", "--others", "--exclude-standard", "--full-name", "-z", "--", *paths,
+                at=None if paths else self.root,
+            )  # fmt: skip
             found.extend(("A", os.fsdecode(p)) for p in untracked.split(b"\0") if p)
         return found
 
