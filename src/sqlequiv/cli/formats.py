@@ -52,7 +52,7 @@ def add_format_options(p: argparse.ArgumentParser, *, text: str, json: str) -> N
         "--unknown-fails",
         action="store_true",
         help="unknown (neither proved nor refuted) is a failure in the JUnit and GitHub "
-        "reports (default: JUnit skipped, GitHub warning)",
+        "reports, and in diff's exit code (default: JUnit skipped, GitHub warning)",
     )
 
 
