@@ -172,6 +172,8 @@ def test_a_revision_and_paths_a_changed_schema_and_junit(
     assert f"against {first} ({first})" in out.splitlines()[0]
     assert "note: the schema schema.sql differs from" in out
     assert "revenue.sql" not in out and "schema.sql:" not in out
+    code, out, _ = run(capsys, first, "--format", "github")
+    assert out.startswith("::notice title=sqlequiv%3A schema::the schema schema.sql differs")
     code, out, _ = run(capsys, "--rev", "HEAD~1", "--format", "junit")
     assert code == 1
     root = check_junit(out)

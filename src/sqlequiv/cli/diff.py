@@ -22,7 +22,7 @@ import json
 import os
 from typing import Any
 
-from sqlequiv.ci_output import cases_from_diff
+from sqlequiv.ci_output import cases_from_diff, escape_data, escape_property
 from sqlequiv.cli.formats import add_format_options, ci_report, wants_cases
 from sqlequiv.cli.options import add_check_options, add_engine_options, options_from
 from sqlequiv.gitdiff import DiffResult, FileChange, GitError, Repository, diff_queries
@@ -95,6 +95,9 @@ def run_diff(args: argparse.Namespace, argv: list[str]) -> int:
         else None
     )
     if report is not None:
+        if args.format == "github" and result.schema_note:
+            print(f"::notice title={escape_property('sqlequiv: schema')}::"
+                  f"{escape_data(result.schema_note)}")  # fmt: skip
         print(report)
     elif args.format == "json":
         print(json.dumps(result.to_dict(unknown_fails=args.unknown_fails), indent=2))
