@@ -210,8 +210,9 @@ class Config:
         spells it (a flag: ``--max-rows``), by default the name.
 
         Raises:
-            InvalidOption: an unknown name, or a value of the wrong type or out of range
-                (the message names it as ``keys`` spells it).
+            InvalidOption: an unknown name or a value of the wrong type (the message
+                names it as ``keys`` spells it); a value out of range is caught by
+                :meth:`to_options`.
         """
         keys = keys or {}
         top: dict[str, Setting] = {}
@@ -230,9 +231,7 @@ class Config:
             if problem:
                 raise InvalidOption(f"{spelled}={value!r} {problem}")
             options[name] = Setting(value, source, None, spelled)
-        changed = _with(self, top, options)
-        changed.to_options()  # validates the ranges
-        return changed
+        return _with(self, top, options)
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready mapping: ``file`` and every setting."""

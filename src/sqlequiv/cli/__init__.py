@@ -8,6 +8,7 @@ result. Each family of commands is a module with its parsers and handlers:
 - :mod:`sqlequiv.cli.stats`: ``stats``, ``compare``, ``audit sample|estimate``, ``report``
   (results files);
 - :mod:`sqlequiv.cli.text2sql`: ``spider`` and ``bird`` (the benchmarks' files);
+- :mod:`sqlequiv.cli.config`: ``config`` (the settings in force, from ``[tool.sqlequiv]``);
 - :mod:`sqlequiv.cli.options`: what they share (the check flags, :class:`UsageError`).
 
 :data:`COMMANDS` maps each command to its handler, ``handler(args, argv) -> exit code``.
@@ -27,8 +28,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from sqlequiv.cli import check, grade, stats, text2sql
-from sqlequiv.cli.options import UsageError
+from sqlequiv.cli import check, config, grade, stats, text2sql
+from sqlequiv.cli.options import UsageError, settle
 from sqlequiv.errors import SqlequivError
 from sqlequiv.grading.results import EXIT_UNWRITABLE, ResultsUnwritable
 
@@ -49,6 +50,7 @@ COMMANDS: dict[str, Handler] = {
     "report": stats.run_report,
     "spider": text2sql.run_benchmark,
     "bird": text2sql.run_benchmark,
+    "config": config.run_config,
 }
 
 
@@ -71,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_parser(sub)
     stats.add_parsers(sub)
     text2sql.add_parsers(sub)
+    config.add_parser(sub)
     return parser
 
 
@@ -79,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(argv if argv is not None else sys.argv[1:])
     try:
         args = build_parser().parse_args(args_list)
+        settle(args)  # flags, then [tool.sqlequiv], then the defaults
     except UsageError as err:
         return _error(err)
     except SystemExit as exc:  # --help

@@ -49,10 +49,11 @@ def add_parsers(sub: Any) -> None:
         p.add_argument("reference", help="file holding the reference query ('-' for stdin)")
         p.add_argument(
             "--schema",
-            required=True,
+            default=None,  # required, unless [tool.sqlequiv] names it: see settle()
             help="DDL file, JSON/YAML mapping, DuckDB or SQLite database file, or tables.json",
         )
-        p.add_argument("--dialect", default="duckdb", help="sqlglot dialect of the queries and DDL")
+        p.set_defaults(schema_required=True)
+        p.add_argument("--dialect", default=None, help="sqlglot dialect of the queries and DDL")
         p.add_argument("--db-id", default=None, help="database of a Spider/BIRD tables.json")
         p.add_argument(
             "--seed-rows",
