@@ -161,7 +161,8 @@ class Checker:
 
     def __repr__(self) -> str:
         source = self.schema_source
-        shown = source if isinstance(source, (str, os.PathLike)) else type(source).__name__
+        plain = source is None or isinstance(source, (str, os.PathLike))
+        shown = source if plain else type(source).__name__
         return f"Checker(schema={shown!r}, dialect={self.dialect!r}, engine={self.engine!r})"
 
     @property
