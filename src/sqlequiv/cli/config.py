@@ -66,8 +66,19 @@ def render_config(config: Config, cwd: Path) -> str:
     value_width = max(len(v) for v in values.values())
     lines = [head]
     for name, setting in settings.items():
-        lines.append(f"{name:<{width}}  {values[name]:<{value_width}}  {setting.origin}")
+        lines.append(f"{name:<{width}}  {values[name]:<{value_width}}  {_origin(setting, cwd)}")
     return "\n".join(lines)
+
+
+def _origin(setting: Setting, cwd: Path) -> str:
+    """Where ``setting`` came from, the file relative to ``cwd`` when it is below it."""
+    if setting.source != "file" or setting.file is None:
+        return setting.origin
+    try:
+        file = setting.file.relative_to(cwd.resolve())
+    except ValueError:
+        file = setting.file
+    return f"{file}: {setting.key}"
 
 
 def _show(name: str, setting: Setting) -> str:
