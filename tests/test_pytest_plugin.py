@@ -10,7 +10,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-import tomllib
 
 import sqlequiv
 
@@ -240,6 +239,7 @@ def test_importing_the_plugin_imports_nothing_heavy() -> None:
 
 
 def test_the_entry_point_is_declared() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     entry_points = project["project"]["entry-points"]["pytest11"]
     assert entry_points == {"sqlequiv": "sqlequiv.pytest_plugin"}
