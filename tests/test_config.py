@@ -11,6 +11,7 @@ import pytest
 from sqlequiv.cli import main
 from sqlequiv.cli.options import add_check_options, options_from
 from sqlequiv.config import Config, ConfigError, Setting, find_pyproject, load_config
+from sqlequiv.errors import InvalidOption
 from sqlequiv.options import Options
 from sqlequiv.policy.catalogues import ENGINES
 
@@ -82,6 +83,17 @@ def test_a_bad_table_names_the_file_and_the_key(tmp_path: Path, text: str, messa
         load_config(tmp_path)
     assert str(info.value).startswith(f"{tmp_path / 'pyproject.toml'}: ")
     assert message in str(info.value)
+
+
+def test_an_override_takes_any_schema_and_checks_types() -> None:
+    mapping = {"t": {"a": "INT"}}
+    config = Config().override({"schema": mapping, "max_rows": 2}, source="marker")
+    assert config.schema == Setting(mapping, "marker", None, "schema")
+    assert config.to_options().max_rows == 2
+    with pytest.raises(InvalidOption, match=r"--max-rows='2' must be a whole number"):
+        Config().override({"max_rows": "2"}, source="flag", keys={"max_rows": "--max-rows"})
+    with pytest.raises(InvalidOption, match="unknown setting 'dialekt'; did you mean 'dialect'"):
+        Config().override({"dialekt": "mysql"}, source="marker")
 
 
 def test_the_engines_are_the_executors(tmp_path: Path) -> None:

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -206,7 +207,8 @@ class Config:
         """This configuration with ``values`` in force instead, recorded as from ``source``.
 
         ``values`` maps a top-level name (``schema``, ``dialect``, ``engine``, ``paths``)
-        or an :class:`Options` field to its new value; ``keys`` the name to how ``source``
+        or an :class:`Options` field to its new value (``schema`` may be anything
+        :func:`sqlequiv.load_schema` takes); ``keys`` the name to how ``source``
         spells it (a flag: ``--max-rows``), by default the name.
 
         Raises:
@@ -329,6 +331,9 @@ def _top_value(name: str, value: Any, base: Path | None) -> Any:
         return tuple(str(base / v) if base is not None else v for v in value)
     if name == "engine" and value is None:
         return None
+    if name == "schema" and base is None and value is not None and not isinstance(value, str):
+        # From a marker: a Schema, a mapping or a path object, as sqlequiv.check takes.
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
     if not isinstance(value, str) or not value.strip():
         return _BAD
     if name == "engine":
