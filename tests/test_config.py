@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,8 @@ def test_every_key_is_read_with_where_it_came_from(tmp_path: Path) -> None:
 def test_no_table_or_no_file_is_the_built_in_defaults(tmp_path: Path) -> None:
     _project(tmp_path, '[project]\nname = "x"\n')
     assert load_config(tmp_path) == Config()
+    _project(tmp_path, "[project\n")  # broken, but not about sqlequiv
+    assert load_config(tmp_path) == Config()
     assert Config().to_options() == Options()
     assert find_pyproject(tmp_path) == tmp_path / "pyproject.toml"
 
@@ -75,6 +78,7 @@ def test_no_table_or_no_file_is_the_built_in_defaults(tmp_path: Path) -> None:
         ("[tool.sqlequiv]\ndialect = 3", "dialect: 3 must be a sqlglot dialect name"),
         ("[tool.sqlequiv]\noptions = 3", "[tool.sqlequiv.options]: must be a table"),
         ("[tool.sqlequiv\n", "invalid TOML"),
+        ("[tool.sqlequiv]\n[tool.sqlequiv]\n", "invalid TOML"),
     ],
 )  # fmt: skip
 def test_a_bad_table_names_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
@@ -83,6 +87,8 @@ def test_a_bad_table_names_the_file_and_the_key(tmp_path: Path, text: str, messa
         load_config(tmp_path)
     assert str(info.value).startswith(f"{tmp_path / 'pyproject.toml'}: ")
     assert message in str(info.value)
+    again = pickle.loads(pickle.dumps(info.value))  # errors cross process boundaries
+    assert (str(again), again.key, again.file) == (str(info.value), info.value.key, info.value.file)
 
 
 def test_an_override_takes_any_schema_and_checks_types() -> None:

@@ -296,11 +296,13 @@ def _read_table(path: Path) -> dict[str, Any] | None:
                 path, None, "cannot be read: Python 3.10 needs the tomli package"
             ) from None
     try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
+        data = path.read_bytes()
+        document = tomllib.loads(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(path, None, f"cannot be read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
+        if b"sqlequiv" not in data:
+            return None  # someone else's broken file: not ours to refuse
         raise ConfigError(path, None, f"invalid TOML: {exc}") from None
     tool = document.get("tool")
     if not isinstance(tool, dict) or "sqlequiv" not in tool:
