@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import duckdb
+from hypothesis import HealthCheck, settings
 from hypothesis.strategies import SearchStrategy
 from sqlglot import exp
 
@@ -45,10 +46,40 @@ from sqlequiv.search.domains import Domains, build_domains
 from sqlequiv.search.draw import database_strategy
 from sqlequiv.search.harvest import harvest
 
-__all__ = ["Database", "databases", "insert_sql", "tables_of"]
+__all__ = ["PROFILE", "Database", "databases", "insert_sql", "register_profile", "tables_of"]
+
+#: The name of sqlequiv's Hypothesis profile for property tests over :func:`databases`.
+PROFILE = "sqlequiv"
 
 #: The row-number column of the scratch tables CHECK constraints are evaluated on.
 _ROW = "__sqlequiv_row"
+
+
+def register_profile() -> None:
+    """Register (never load) the Hypothesis profile :data:`PROFILE`.
+
+    It suits tests that draw databases and run queries on them: derandomized (a CI run
+    draws what the last one drew), no deadline (a draw executes CHECK constraints on
+    DuckDB, whose first query in a process is slow), 60 examples. It is registered when
+    this module is imported; load it with ``settings.load_profile("sqlequiv")`` or
+    ``pytest --sqlequiv-profile``.
+
+    Example:
+        >>> settings.get_profile(PROFILE).derandomize
+        True
+    """
+    settings.register_profile(
+        PROFILE,
+        derandomize=True,
+        deadline=None,
+        max_examples=60,
+        database=None,
+        print_blob=False,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+register_profile()
 
 
 def databases(

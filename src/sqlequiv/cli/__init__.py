@@ -11,6 +11,7 @@ result. Each family of commands is a module with its parsers and handlers:
 - :mod:`sqlequiv.cli.diff`: ``diff`` (the queries a git change touches);
 - :mod:`sqlequiv.cli.formats`: the report flags (``--format text|json|junit|github``,
   ``--junit-xml``, ``--unknown-fails``) of every command that checks queries;
+- :mod:`sqlequiv.cli.config`: ``config`` (the settings in force, from ``[tool.sqlequiv]``);
 - :mod:`sqlequiv.cli.options`: what they share (the check flags, :class:`UsageError`).
 
 :data:`COMMANDS` maps each command to its handler, ``handler(args, argv) -> exit code``.
@@ -34,8 +35,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from sqlequiv.cli import check, diff, grade, stats, text2sql
-from sqlequiv.cli.options import UsageError
+from sqlequiv.cli import check, config, diff, grade, stats, text2sql
+from sqlequiv.cli.options import UsageError, settle
 from sqlequiv.errors import SqlequivError
 from sqlequiv.grading.results import EXIT_UNWRITABLE, ResultsUnwritable
 
@@ -57,6 +58,7 @@ COMMANDS: dict[str, Handler] = {
     "spider": text2sql.run_benchmark,
     "bird": text2sql.run_benchmark,
     "diff": diff.run_diff,
+    "config": config.run_config,
 }
 
 
@@ -80,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_parsers(sub)
     text2sql.add_parsers(sub)
     diff.add_parser(sub)
+    config.add_parser(sub)
     return parser
 
 
@@ -88,6 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(argv if argv is not None else sys.argv[1:])
     try:
         args = build_parser().parse_args(args_list)
+        settle(args)  # flags, then [tool.sqlequiv], then the defaults
     except UsageError as err:
         return _error(err)
     except SystemExit as exc:  # --help

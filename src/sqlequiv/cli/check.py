@@ -52,10 +52,14 @@ def add_parsers(sub: Any) -> None:
         p.add_argument("reference", help="file holding the reference query ('-' for stdin)")
         p.add_argument(
             "--schema",
-            required=True,
-            help="DDL file, JSON/YAML mapping, DuckDB or SQLite database file, or tables.json",
+            default=None,  # required, unless [tool.sqlequiv] names it: see settle()
+            help="DDL file, JSON/YAML mapping, DuckDB or SQLite database file, or tables.json "
+            "(required unless [tool.sqlequiv] of pyproject.toml names one)",
         )
-        p.add_argument("--dialect", default="duckdb", help="sqlglot dialect of the queries and DDL")
+        p.set_defaults(schema_required=True)
+        p.add_argument(
+            "--dialect", default=None, help="sqlglot dialect of the queries and DDL (duckdb)"
+        )
         p.add_argument("--db-id", default=None, help="database of a Spider/BIRD tables.json")
         p.add_argument(
             "--seed-rows",

@@ -61,11 +61,15 @@ def add_parser(sub: Any) -> None:
                    "working tree: the pre-commit hook's mode")  # fmt: skip
     d.add_argument(
         "--schema",
-        required=True,
+        default=None,  # required, unless [tool.sqlequiv] names it: see settle()
         help="DDL file, JSON/YAML mapping, DuckDB or SQLite database file, or tables.json "
-        "(read from the working tree; never read as queries)",
+        "(read from the working tree; never read as queries; required unless "
+        "[tool.sqlequiv] of pyproject.toml names one)",
     )
-    d.add_argument("--dialect", default="duckdb", help="sqlglot dialect of the queries and DDL")
+    d.set_defaults(schema_required=True)
+    d.add_argument(
+        "--dialect", default=None, help="sqlglot dialect of the queries and DDL (duckdb)"
+    )
     d.add_argument("--db-id", default=None, help="database of a Spider/BIRD tables.json")
     add_format_options(d, text="a report per file", json="every file and verdict")
     add_engine_options(d)

@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
-from sqlequiv.errors import PlainError
+from sqlequiv.config import Config, ConfigError, load_config
+from sqlequiv.errors import InvalidOption, PlainError
 from sqlequiv.execute.postgres_server import URL_VARIABLE
 from sqlequiv.options import Options
 from sqlequiv.policy.catalogues import ENGINES
@@ -37,47 +39,54 @@ def interrupted(graded_now: int, out: str) -> int:
 
 def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--timeout") -> None:
     """Add the check options to ``p``. The per-query timeout is ``timeout_flag`` (the
-    benchmark commands spell it ``--query-timeout``: their ``--timeout`` is per item)."""
-    p.add_argument("--seed", type=int, default=0, help="seed of the counterexample search")
-    p.add_argument("--max-fixtures", type=int, default=Options.max_fixtures)
+    benchmark commands spell it ``--query-timeout``: their ``--timeout`` is per item).
+
+    A flag not given is None: :func:`settle` then takes the value from ``[tool.sqlequiv]``
+    or the built-in default."""
+    p.set_defaults(check_options_timeout_flag=timeout_flag)
+    p.add_argument("--seed", type=int, default=None, help="seed of the counterexample search")
+    p.add_argument("--max-fixtures", type=int, default=None)
     p.add_argument(
         "--floor-databases",
         type=int,
-        default=Options.floor_databases,
+        default=None,
         help="tiny random databases tried first (the random floor)",
     )
-    p.add_argument("--time-budget", type=float, default=Options.time_budget, help="seconds")
-    p.add_argument("--max-rows", type=int, default=Options.max_rows, help="rows per table")
+    p.add_argument("--time-budget", type=float, default=None, help="seconds")
+    p.add_argument("--max-rows", type=int, default=None, help="rows per table")
     p.add_argument(
         timeout_flag,
         dest="query_timeout",
         type=float,
-        default=Options.query_timeout,
+        default=None,
         help="per query, s",
     )
-    p.add_argument("--float-tolerance", type=float, default=Options.float_tolerance)
-    p.add_argument("--set-semantics", action="store_true", help="ignore duplicate rows")
-    p.add_argument("--keep-column-order", action="store_true", help="columns must align")
-    p.add_argument("--ignore-order", action="store_true", help="never check row order")
-    p.add_argument("--no-symbolic", action="store_true", help="skip z3 proofs and bounds")
-    p.add_argument("--max-bound", type=int, default=Options.max_bound, help="rows per table")
+    p.add_argument("--float-tolerance", type=float, default=None)
+    for flag, text in (
+        ("--set-semantics", "ignore duplicate rows"),
+        ("--keep-column-order", "columns must align"),
+        ("--ignore-order", "never check row order"),
+        ("--no-symbolic", "skip z3 proofs and bounds"),
+    ):
+        p.add_argument(flag, action="store_true", default=None, help=text)
+    p.add_argument("--max-bound", type=int, default=None, help="rows per table")
     p.add_argument(
-        "--bounded-time-budget", type=float, default=Options.bounded_time_budget, help="s"
+        "--bounded-time-budget", type=float, default=None, help="s"
     )
     p.add_argument(
-        "--check-time-budget", type=float, default=Options.check_time_budget, help="s, whole check"
+        "--check-time-budget", type=float, default=None, help="s, whole check"
     )
     p.add_argument(
-        "--max-query-length", type=int, default=Options.max_query_length, help="characters"
+        "--max-query-length", type=int, default=None, help="characters"
     )
     p.add_argument(
-        "--max-query-nodes", type=int, default=Options.max_query_nodes, help="syntax-tree nodes"
+        "--max-query-nodes", type=int, default=None, help="syntax-tree nodes"
     )
     p.add_argument(
         "--mysql-lower-case-table-names",
         type=int,
         choices=(0, 1, 2),
-        default=Options.mysql_lower_case_table_names,
+        default=None,
         help="MySQL's lower_case_table_names: 0 table names case-sensitive (Linux), "
         "1/2 case-insensitive (default 1)",
     )
@@ -122,28 +131,74 @@ def apply_engine_options(args: argparse.Namespace) -> None:
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    """The :class:`Options` the flags of :func:`add_check_options` ask for.
+    """The :class:`Options` the flags of :func:`add_check_options` ask for, over the
+    project's ``[tool.sqlequiv]`` options (see :func:`settle`).
 
     Raises:
         InvalidOption: a value out of range.
     """
     apply_engine_options(args)
-    return Options(
-        bag_semantics=not args.set_semantics,
-        ignore_column_order=not args.keep_column_order,
-        check_order=not args.ignore_order,
-        float_tolerance=args.float_tolerance,
-        seed=args.seed,
-        max_fixtures=args.max_fixtures,
-        floor_databases=args.floor_databases,
-        time_budget=args.time_budget,
-        max_rows=args.max_rows,
-        query_timeout=args.query_timeout,
-        symbolic=not args.no_symbolic,
-        max_bound=args.max_bound,
-        bounded_time_budget=args.bounded_time_budget,
-        check_time_budget=args.check_time_budget,
-        max_query_length=args.max_query_length,
-        max_query_nodes=args.max_query_nodes,
-        mysql_lower_case_table_names=args.mysql_lower_case_table_names,
-    )
+    config = getattr(args, "sqlequiv_config", None)
+    return (config if isinstance(config, Config) else settle(args)).to_options()
+
+
+#: Flag destination -> (the Options field, whether the flag says the opposite).
+_OPTION_FLAGS: dict[str, tuple[str, bool]] = {
+    "set_semantics": ("bag_semantics", True),
+    "keep_column_order": ("ignore_column_order", True),
+    "ignore_order": ("check_order", True),
+    "no_symbolic": ("symbolic", True),
+    **{
+        name: (name, False)
+        for name in (
+            "float_tolerance", "seed", "max_fixtures", "floor_databases", "time_budget",
+            "max_rows", "query_timeout", "max_bound", "bounded_time_budget",
+            "check_time_budget", "max_query_length", "max_query_nodes",
+            "mysql_lower_case_table_names",
+        )
+    },
+}  # fmt: skip
+
+
+def settle(args: argparse.Namespace) -> Config:
+    """Give the flags of :func:`add_check_options` (and ``--schema``, ``--dialect`` and
+    ``--engine`` where the command has them) their values in force: a flag given, else
+    ``[tool.sqlequiv]`` of the nearest ``pyproject.toml``, else the built-in default.
+
+    Sets ``args.schema``, ``args.dialect`` and ``args.engine`` (those the command has) to
+    the values in force and ``args.sqlequiv_config`` to the :class:`Config`; does nothing
+    for a command without the check options.
+
+    Raises:
+        UsageError: the configuration cannot be used, or a required ``--schema`` is
+            given neither on the command line nor in the configuration.
+    """
+    timeout_flag = getattr(args, "check_options_timeout_flag", None)
+    if timeout_flag is None:
+        return Config()
+    try:
+        config = load_config()
+    except ConfigError as err:
+        raise UsageError(str(err)) from err
+    values: dict[str, Any] = {}
+    keys: dict[str, str] = {}
+    for dest, (name, negated) in _OPTION_FLAGS.items():
+        value = getattr(args, dest, None)
+        if value is not None:
+            values[name] = not value if negated else value
+            keys[name] = timeout_flag if dest == "query_timeout" else "--" + dest.replace("_", "-")
+    for name in ("schema", "dialect", "engine"):
+        if getattr(args, name, None) is not None:
+            values[name] = getattr(args, name)
+            keys[name] = f"--{name}"
+    try:
+        config = config.override(values, source="flag", keys=keys)
+    except InvalidOption as err:
+        raise UsageError(err.message) from err
+    for name in ("schema", "dialect", "engine"):
+        if hasattr(args, name):
+            setattr(args, name, getattr(config, name).value)
+    if getattr(args, "schema_required", False) and args.schema is None:
+        raise UsageError("the following arguments are required: --schema")
+    args.sqlequiv_config = config
+    return config
