@@ -234,3 +234,20 @@ def test_from_a_subdirectory_every_change_of_the_repository_counts(
     code = main(["diff", "--schema", "../schema.sql"])
     assert code == 0
     assert "top.sql: new file, not at HEAD" in capsys.readouterr().out
+
+
+def test_the_schema_comes_from_tool_sqlequiv(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --schema, diff checks with the schema [tool.sqlequiv] names (and its dialect);
+    without either, it says --schema is missing."""
+    (repo / "queries" / "big.sql").write_text("SELECT id FROM orders WHERE amount >= 100\n")
+    assert main(["diff", "--max-fixtures", "50"]) == 2
+    assert "--schema" in capsys.readouterr().err
+    (repo / "pyproject.toml").write_text(
+        '[tool.sqlequiv]\nschema = "schema.sql"\ndialect = "duckdb"\n'
+    )
+    code = main(["diff", "--max-fixtures", "50"])
+    out, _ = capsys.readouterr()
+    assert code == 1, out
+    assert "NOT EQUIVALENT" in out
