@@ -38,7 +38,9 @@ a declined query is simply not proved here (see :mod:`._budget`).
 
 from __future__ import annotations
 
+import functools
 import inspect
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -165,6 +167,32 @@ def canonical_form(
         >>> canonical_form(qualify_query(ast, s, "duckdb"), s).sql()
         'SELECT t0.a FROM t AS t0 WHERE t0.a > 1'
     """
+    key = (id(qualified), id(schema), ignore_column_order, limits)
+    held = _FORMS.get(key)
+    if held is not None and held[0] is qualified and held[1] is schema:
+        _FORMS.move_to_end(key)
+        return held[2].copy()
+    form = _canonical_form(qualified, schema, ignore_column_order, limits)
+    # Held with the tree and schema themselves, so that an id is not reused while its entry
+    # lives; a caller gets a copy, so the held form is never modified.
+    _FORMS[key] = (qualified, schema, form)
+    if len(_FORMS) > _FORMS_HELD:
+        _FORMS.popitem(last=False)
+    return form.copy()
+
+
+#: The last canonical forms computed, by the identity of their tree and schema: one check
+#: asks for each query's form twice (the ``normalized`` stage, then the prover), and a
+#: tree is never modified once qualified (the stages copy before rewriting).
+_FORMS: OrderedDict[
+    tuple[int, int, bool, Limits], tuple[exp.Expression, Schema, exp.Expression]
+] = OrderedDict()
+_FORMS_HELD = 32
+
+
+def _canonical_form(
+    qualified: exp.Expression, schema: Schema, ignore_column_order: bool, limits: Limits
+) -> exp.Expression:
     check_size(qualified, limits)
     options: dict[str, Any] = {"ignore_column_order": ignore_column_order, "schema": schema}
     tree: exp.Expr = qualified.copy()
@@ -209,6 +237,12 @@ def canonical_sql(
 
 
 def _apply(rule: Rule, tree: exp.Expr, options: dict[str, Any]) -> exp.Expr:
-    accepted = inspect.signature(rule).parameters
+    accepted = _parameters(rule)
     kwargs = {name: value for name, value in options.items() if name in accepted}
     return rule(tree, **kwargs)
+
+
+@functools.cache
+def _parameters(rule: Rule) -> frozenset[str]:
+    """The names of ``rule``'s parameters (read once: ``inspect.signature`` is slow)."""
+    return frozenset(inspect.signature(rule).parameters)
