@@ -216,7 +216,17 @@ def test_ctrl_c_keeps_what_is_written_and_the_rerun_finishes(tmp_path: Path) -> 
     command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
                str(out), "--jobs", "1", "--predicate-databases", "0", "--no-audit"]  # fmt: skip
     env = {**os.environ, "SQLEQUIV_TEST_SLEEP": "1.5"}
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # A shell that runs this suite in the background (CI's, without job control) makes its
+    # children ignore SIGINT, and Python keeps an inherited SIG_IGN: grade would then never
+    # see the Ctrl-C. A terminal's Ctrl-C reaches a grade whose SIGINT is the default.
+    # (A handled signal is reset to the default by exec, an ignored one is not.)
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     wait_for_records(out, 1, process)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
