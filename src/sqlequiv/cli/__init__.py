@@ -8,6 +8,7 @@ result. Each family of commands is a module with its parsers and handlers:
 - :mod:`sqlequiv.cli.stats`: ``stats``, ``compare``, ``audit sample|estimate``, ``report``
   (results files);
 - :mod:`sqlequiv.cli.text2sql`: ``spider`` and ``bird`` (the benchmarks' files);
+- :mod:`sqlequiv.cli.audit_gold`: ``audit-gold`` (a benchmark's gold queries);
 - :mod:`sqlequiv.cli.options`: what they share (the check flags, :class:`UsageError`).
 
 :data:`COMMANDS` maps each command to its handler, ``handler(args, argv) -> exit code``.
@@ -27,7 +28,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from sqlequiv.cli import check, grade, stats, text2sql
+from sqlequiv.cli import audit_gold, check, grade, stats, text2sql
 from sqlequiv.cli.options import UsageError
 from sqlequiv.errors import SqlequivError
 from sqlequiv.grading.results import EXIT_UNWRITABLE, ResultsUnwritable
@@ -49,6 +50,7 @@ COMMANDS: dict[str, Handler] = {
     "report": stats.run_report,
     "spider": text2sql.run_benchmark,
     "bird": text2sql.run_benchmark,
+    "audit-gold": audit_gold.run_audit_gold,
 }
 
 
@@ -71,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_parser(sub)
     stats.add_parsers(sub)
     text2sql.add_parsers(sub)
+    audit_gold.add_parser(sub)
     return parser
 
 

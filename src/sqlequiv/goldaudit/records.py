@@ -165,14 +165,14 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     hazards: Counter[str] = Counter()
     golds: Counter[str] = Counter()
     severity: dict[str, str] = {}
-    total = flagged = blocking = 0
+    total = flagged = blocking = runs = 0
     for record in records:
         if record.get("record") == "pairing":
             kind = str(record.get("kind"))
             hazards[kind] += 1
             golds[kind] += int(record.get("length") or 0)
             severity[kind] = str(record.get("severity"))
-            blocking += record.get("severity") == "blocking"
+            runs += 1
             continue
         total += 1
         found = list(record.get("hazards") or [])
@@ -188,11 +188,18 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         for k in HAZARD_KINDS
         if hazards[k]
     }
-    return {"golds": total, "flagged": flagged, "blocking": blocking, "kinds": kinds}
+    return {
+        "golds": total,
+        "flagged": flagged,
+        "blocking": blocking,
+        "shifted_runs": runs,
+        "kinds": kinds,
+    }
 
 
 def render_summary(summary: Mapping[str, Any]) -> str:
-    """The summary table by hazard, as printed at the end of ``sqlequiv audit-gold``."""
+    """The summary table by hazard, as printed at the end of ``sqlequiv audit-gold``;
+    ``golds`` counts the golds showing a kind (the predictions, for a shifted run)."""
     lines = [f"{'hazard':<24}{'severity':<10}{'golds':>7}{'hazards':>9}"]
     kinds: Mapping[str, Any] = summary.get("kinds") or {}
     for kind in HAZARD_KINDS:
@@ -201,9 +208,11 @@ def render_summary(summary: Mapping[str, Any]) -> str:
             lines.append(f"{kind:<24}{row['severity']:<10}{row['golds']:>7}{row['hazards']:>9}")
     if len(lines) == 1:
         lines.append("(no hazard found)")
+    runs = summary.get("shifted_runs") or 0
     lines.append(
-        f"{summary.get('golds', 0)} golds audited, {summary.get('flagged', 0)} with a hazard, "
-        f"{summary.get('blocking', 0)} blocking"
+        f"{summary.get('golds', 0)} golds audited, {summary.get('flagged', 0)} with a hazard "
+        f"({summary.get('blocking', 0)} blocking)"
+        + (f"; {runs} shifted run{'s' if runs != 1 else ''} of predictions" if runs else "")
     )
     return "\n".join(lines)
 
