@@ -226,6 +226,7 @@ class _Auditor:
                 dict(database.tables) if database.tables is not None else None,
                 shown.a_rows,
                 shown.b_rows,
+                queries=[pair.a, pair.b],
             ),
             variant=pair.b,
             exploit=exploit,

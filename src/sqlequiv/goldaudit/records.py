@@ -16,13 +16,14 @@ A hazard::
     {"kind": "nondeterministic", "reason": "limit_ties", "severity": "blocking",
      "detail": "...", "variant": "SELECT ... (the other choice)",
      "witness": {"database": "shipped" | "generated", "tables": {...} | null,
+                 "queries": ["SELECT ... (the gold made explicit)", "SELECT ..."],
                  "gold_rows": [...], "variant_rows": [...], "verified": true,
                  "seconds": null, "row_count": null},
      "exploit": {"prediction": "SELECT ...", "correct": true,
                  "spider": {"shipped": true, "witness": false},
                  "bird": {"shipped": true, "witness": false}, "misjudged_by": ["spider"]},
      "rewrite": {"sql": "...", "verdict": "unknown", "method": null, "proved": false,
-                 "under": "..."} | null}
+                 "under": "the schema it was checked under", "counterexample": null} | null}
 
 A pairing record: ``{"schema_version", "record": "pairing", "kind":
 "shifted_predictions", "severity", "offset", "first", "last", "length", "detail",
@@ -75,11 +76,14 @@ class Witness:
     verified: bool = True
     seconds: float | None = None
     row_count: int | None = None
+    #: The two queries executed on it: the gold's variant and the other (``variant``).
+    queries: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "database": self.database,
             "tables": self.tables,
+            "queries": self.queries,
             "gold_rows": self.gold_rows,
             "variant_rows": self.variant_rows,
             "verified": self.verified,

@@ -173,12 +173,21 @@ def volatile_pair(tree: exp.Expr, width: int, dialect: str) -> Pair | None:
         if rand
         else "the answer depends on the date the query runs (the clock is read)"
     )
-    order_or_limit = has_limit(tree) or has_top_order(tree) or rand
-    if order_or_limit:
+    if rand:
+        # A random order is any order: the two tie-breaks are its two ends.
         return Pair(
             reason,
             tie_broken(a, width, descending=False, dialect=dialect),
             tie_broken(b, width, descending=True, dialect=dialect),
+            True,
+            why,
+        )
+    if has_limit(tree) or has_top_order(tree):
+        # One tie-break for both: only the clock differs between them.
+        return Pair(
+            reason,
+            tie_broken(a, width, descending=False, dialect=dialect),
+            tie_broken(b, width, descending=False, dialect=dialect),
             True,
             why,
         )
@@ -190,8 +199,8 @@ def bare_column_pair(tree: exp.Expr, dialect: str) -> Pair | None:
     as MAX: the two ends of the rows SQLite may take their value from.
 
     A query whose only aggregate is one MIN or MAX is left out: SQLite then takes the
-    bare columns from the row holding that extremum, which is defined unless it ties
-    (not nominated here).
+    bare columns from the row holding that extremum (per group), which is defined unless
+    the extremum ties (not nominated here).
     """
     if not isinstance(tree, exp.Select):
         return None
@@ -199,7 +208,7 @@ def bare_column_pair(tree: exp.Expr, dialect: str) -> Pair | None:
     group = tree.args.get("group")
     if not aggregates and group is None:
         return None
-    if len(aggregates) == 1 and isinstance(aggregates[0], exp.Max | exp.Min) and group is None:
+    if len(aggregates) == 1 and isinstance(aggregates[0], exp.Max | exp.Min):
         return None
     grouped = {g.sql().lower() for g in (group.expressions if group is not None else [])}
     bare: list[int] = []

@@ -96,10 +96,12 @@ def render_report(data: ReportData) -> str:
         "page_size": PAGE_SIZE,
         "max_cells": MAX_CELLS,
     }
-    sections: list[tuple[str, str, str]] = [
-        ("summary", "Summary", _summary_section(stats)),
-        ("causes", "Failures by cause", _causes_section(stats, colors)),
-    ]
+    # A gold audit alone (no grading records) shows only its own section.
+    grading = bool(data.records) or bool(data.statistics) or not data.gold_audit
+    sections: list[tuple[str, str, str]] = []
+    if grading:
+        sections.append(("summary", "Summary", _summary_section(stats)))
+        sections.append(("causes", "Failures by cause", _causes_section(stats, colors)))
     groups = stats.get("groups")
     if isinstance(groups, Mapping) and groups:
         sections.append(("groups", "Groups", _groups_section(groups)))
@@ -109,7 +111,7 @@ def render_report(data: ReportData) -> str:
         sections.append(("comparison", "Comparison", _comparison_section(data.comparison)))
     if data.gold_audit:
         sections.append(("gold-audit", "Gold audit", _gold_audit_section(data.gold_audit)))
-    if data.records or not data.gold_audit:
+    if grading:
         sections.append(("anomalies", "Anomalies", _anomalies_section(stats, data)))
         sections.append(("failures", "Failures", _failures_section(entries, stats)))
 
