@@ -173,21 +173,13 @@ def volatile_pair(tree: exp.Expr, width: int, dialect: str) -> Pair | None:
         if rand
         else "the answer depends on the date the query runs (the clock is read)"
     )
-    if rand:
-        # A random order is any order: the two tie-breaks are its two ends.
+    if rand or has_limit(tree) or has_top_order(tree):
+        # A random order is any order: its two tie-breaks are its two ends. With the clock,
+        # one tie-break for both, so that only the clock differs between them.
         return Pair(
             reason,
             tie_broken(a, width, descending=False, dialect=dialect),
-            tie_broken(b, width, descending=True, dialect=dialect),
-            True,
-            why,
-        )
-    if has_limit(tree) or has_top_order(tree):
-        # One tie-break for both: only the clock differs between them.
-        return Pair(
-            reason,
-            tie_broken(a, width, descending=False, dialect=dialect),
-            tie_broken(b, width, descending=False, dialect=dialect),
+            tie_broken(b, width, descending=rand, dialect=dialect),
             True,
             why,
         )
