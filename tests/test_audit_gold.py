@@ -266,3 +266,32 @@ def test_text_patterns_only_nominate() -> None:
         "SELECT name, count(*) FROM s GROUP BY country"), "sqlite") is not None  # fmt: skip
     assert asks_for_order("Show the top 3 teams") and not asks_for_order("Which team won?")
     assert parse_kinds("empty,slow") == {"empty", "slow"} and parse_kinds("none") == set()
+
+
+def test_a_run_shifted_backwards_is_found_with_its_offset() -> None:
+    from dataclasses import replace
+
+    from sqlequiv.goldaudit import shifted_runs
+
+    items = [entry.item for entry in load_golds("spider", EXAMPLE / "gold.sql")][14:24]
+    # Predictions 3..6 hold the gold of the item before them; the others their own.
+    preds = [items[i - 1].gold if 3 <= i <= 6 else items[i].gold for i in range(len(items))]
+    shifted = [replace(item, pred=pred) for item, pred in zip(items, preds, strict=True)]
+    runs = shifted_runs(shifted, DB, "spider", timeout=2.0)
+    assert [(r["offset"], r["first"], r["last"]) for r in runs] == [(-1, 17, 20)]
+    assert shifted_runs(shifted, DB, "spider", min_run=5) == []
+
+
+def test_the_clock_is_read_only_where_sqlite_reads_it() -> None:
+    import sqlglot
+
+    from sqlequiv.goldaudit.variants import volatile_pair
+
+    def pinned(sql: str) -> str | None:
+        pair = volatile_pair(sqlglot.parse_one(sql, read="sqlite"), 1, "sqlite")
+        return pair.b if pair is not None else None
+
+    assert pinned("SELECT upper('now') FROM t") is None
+    assert pinned("SELECT a FROM t WHERE d > date('now', '-1 day')") == (
+        "SELECT a FROM t WHERE d > DATE('2031-07-15 12:30:00', '-1 day')"
+    )

@@ -123,9 +123,25 @@ def _is_volatile_call(node: exp.Expr) -> bool:
 def _is_clock(node: exp.Expr) -> bool:
     if isinstance(node, exp.CurrentTimestamp | exp.CurrentDate | exp.CurrentTime):
         return True
-    if isinstance(node, exp.Literal) and node.is_string and node.name.lower() == "now":
-        return node.find_ancestor(exp.Func) is not None
+    if _is_now(node):
+        return True
     return isinstance(node, exp.Func) and function_name(node) in CLOCK_FUNCTIONS
+
+
+#: SQLite's date and time functions, as sqlglot names them once parsed: given the
+#: string 'now', they read the clock.
+_DATE_FUNCTIONS = frozenset(
+    {"date", "time", "datetime", "julianday", "strftime", "unixepoch", "timediff",
+     "ts_or_ds_to_timestamp", "ts_or_ds_to_date", "time_to_str", "str_to_time"}
+)  # fmt: skip
+
+
+def _is_now(node: exp.Expr) -> bool:
+    """Whether ``node`` is the string 'now' given to a date or time function."""
+    if not (isinstance(node, exp.Literal) and node.is_string and node.name.lower() == "now"):
+        return False
+    func = node.find_ancestor(exp.Func)
+    return func is not None and function_name(func) in _DATE_FUNCTIONS
 
 
 def volatile_pair(tree: exp.Expr, width: int, dialect: str) -> Pair | None:
@@ -160,7 +176,7 @@ def volatile_pair(tree: exp.Expr, width: int, dialect: str) -> Pair | None:
                 return exp.Literal.string(stamp[11:])
             if isinstance(node, exp.CurrentTimestamp):
                 return exp.Literal.string(stamp)
-            if isinstance(node, exp.Literal) and node.is_string and node.name.lower() == "now":
+            if _is_now(node):
                 return exp.Literal.string(stamp)
             return node
 
