@@ -12,6 +12,7 @@ result. Each family of commands is a module with its parsers and handlers:
 - :mod:`sqlequiv.cli.formats`: the report flags (``--format text|json|junit|github``,
   ``--junit-xml``, ``--unknown-fails``) of every command that checks queries;
 - :mod:`sqlequiv.cli.config`: ``config`` (the settings in force, from ``[tool.sqlequiv]``);
+- :mod:`sqlequiv.cli.audit_gold`: ``audit-gold`` (a benchmark's gold queries);
 - :mod:`sqlequiv.cli.options`: what they share (the check flags, :class:`UsageError`).
 
 :data:`COMMANDS` maps each command to its handler, ``handler(args, argv) -> exit code``.
@@ -35,7 +36,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from sqlequiv.cli import check, config, diff, grade, stats, text2sql
+from sqlequiv.cli import audit_gold, check, config, diff, grade, stats, text2sql
 from sqlequiv.cli.options import UsageError, settle
 from sqlequiv.errors import SqlequivError
 from sqlequiv.grading.results import EXIT_UNWRITABLE, ResultsUnwritable
@@ -59,6 +60,7 @@ COMMANDS: dict[str, Handler] = {
     "bird": text2sql.run_benchmark,
     "diff": diff.run_diff,
     "config": config.run_config,
+    "audit-gold": audit_gold.run_audit_gold,
 }
 
 
@@ -83,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     text2sql.add_parsers(sub)
     diff.add_parser(sub)
     config.add_parser(sub)
+    audit_gold.add_parser(sub)
     return parser
 
 

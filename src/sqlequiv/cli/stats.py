@@ -15,6 +15,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from sqlequiv.goldaudit.records import is_audit_record
 from sqlequiv.grading.results import latest_records, read_results
 from sqlequiv.report import ReportData, write_report
 from sqlequiv.stats import (
@@ -84,6 +85,9 @@ def add_parsers(sub: Any) -> None:
     r.add_argument("--score", default=None)
     r.add_argument("--by", action="append", default=[], metavar="FIELD")
     r.add_argument("--title", default=None)
+    r.add_argument("--gold-audit", default=None, metavar="AUDIT_JSONL",
+                   help="records of `sqlequiv audit-gold` to add as a section (records of "
+                   "it in RESULTS are shown too)")  # fmt: skip
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--confidence", type=float, default=0.95)
 
@@ -97,6 +101,20 @@ def _records(path: str) -> list[dict[str, Any]]:
     if not Path(path).is_file():
         raise OSError(f"no such results file: {path}")
     return latest_records(read_results(path))  # a retried pair counts once
+
+
+def _raw_records(path: str) -> list[dict[str, Any]]:
+    if not Path(path).is_file():
+        raise OSError(f"no such results file: {path}")
+    return read_results(path)
+
+
+def _split_audit(
+    raw: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Grading records (one per pair, the last line winning) and gold-audit records."""
+    audit = [r for r in raw if is_audit_record(r)]
+    return latest_records([r for r in raw if not is_audit_record(r)]), audit
 
 
 def run_stats(args: argparse.Namespace, argv: list[str]) -> int:
@@ -156,8 +174,14 @@ def run_audit_estimate(args: argparse.Namespace, argv: list[str]) -> int:
 
 def run_report(args: argparse.Namespace, argv: list[str]) -> int:
     """``sqlequiv report``: a self-contained HTML report (``argv`` is shown as its command)."""
-    records = _records(args.results)
-    stats = run_statistics(records, by=args.by, confidence=args.confidence)
+    records, gold_audit = _split_audit(_raw_records(args.results))
+    if args.gold_audit:
+        gold_audit += _split_audit(_raw_records(args.gold_audit))[1]
+    stats = (
+        run_statistics(records, by=args.by, confidence=args.confidence)
+        if records or not gold_audit
+        else {}
+    )
     audit = None
     if args.labels:
         audit = audit_estimate(records, read_labels(args.labels), args.confidence, seed=args.seed)
@@ -182,6 +206,7 @@ def run_report(args: argparse.Namespace, argv: list[str]) -> int:
         command="sqlequiv " + shlex.join(argv),
         source=str(args.results),
         anomalies=anomalies,
+        gold_audit=gold_audit or None,
     )
     path = write_report(data, args.html)
     print(f"wrote {path}")

@@ -29,6 +29,7 @@ from sqlequiv.execute import shared_executor
 from sqlequiv.execute.base import Executor
 from sqlequiv.grading.item import RunnableReference, reference_report
 from sqlequiv.options import Options
+from sqlequiv.search.ties import tie_broken
 from sqlequiv.suite.model import Item
 
 
@@ -130,21 +131,11 @@ def _nondeterminism(
         return ("LIMIT/OFFSET without ORDER BY: which rows come back is the engine's choice", None)
     width = len(ref.results["(empty database)"].columns)
 
-    def tie_broken(descending: bool) -> str:
-        variant = tree.copy()
-        ordered = variant.args["order"]
-        ordered.set(
-            "expressions",
-            [*ordered.expressions]
-            + [
-                exp.Ordered(this=exp.Literal.number(i), desc=descending)
-                for i in range(1, width + 1)
-            ],
-        )
-        return variant.sql(dialect=item.dialect)
+    def variant(descending: bool) -> str:
+        return tie_broken(tree, width, descending=descending, dialect=item.dialect)
 
     verdict = check(
-        tie_broken(False), tie_broken(True), item.schema, item.dialect,
+        variant(False), variant(True), item.schema, item.dialect,
         dataclasses.replace(options, check_order=False), executor=engine,
     )  # fmt: skip
     if verdict.verdict != "not_equivalent" or verdict.counterexample is None:

@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sqlequiv._version import __version__
+from sqlequiv.goldaudit.records import HAZARD_KINDS, summarize
 from sqlequiv.grading.record import as_record
 from sqlequiv.report.assets import CSS, JS, PALETTE, STATUS_COLORS
 
@@ -66,6 +67,8 @@ class ReportData:
     #: Where the records came from (a results path), shown in the header.
     source: str | None = None
     anomalies: Sequence[Mapping[str, Any]] | None = None
+    #: Gold-audit records (``sqlequiv audit-gold``): rendered as their own section.
+    gold_audit: Sequence[Mapping[str, Any]] | None = None
 
 
 def write_report(data: ReportData, path: str | Path) -> Path:
@@ -93,10 +96,12 @@ def render_report(data: ReportData) -> str:
         "page_size": PAGE_SIZE,
         "max_cells": MAX_CELLS,
     }
-    sections: list[tuple[str, str, str]] = [
-        ("summary", "Summary", _summary_section(stats)),
-        ("causes", "Failures by cause", _causes_section(stats, colors)),
-    ]
+    # A gold audit alone (no grading records) shows only its own section.
+    grading = bool(data.records) or bool(data.statistics) or not data.gold_audit
+    sections: list[tuple[str, str, str]] = []
+    if grading:
+        sections.append(("summary", "Summary", _summary_section(stats)))
+        sections.append(("causes", "Failures by cause", _causes_section(stats, colors)))
     groups = stats.get("groups")
     if isinstance(groups, Mapping) and groups:
         sections.append(("groups", "Groups", _groups_section(groups)))
@@ -104,8 +109,11 @@ def render_report(data: ReportData) -> str:
         sections.append(("audit", "Audit", _audit_section(data.audit, stats)))
     if data.comparison:
         sections.append(("comparison", "Comparison", _comparison_section(data.comparison)))
-    sections.append(("anomalies", "Anomalies", _anomalies_section(stats, data)))
-    sections.append(("failures", "Failures", _failures_section(entries, stats)))
+    if data.gold_audit:
+        sections.append(("gold-audit", "Gold audit", _gold_audit_section(data.gold_audit)))
+    if grading:
+        sections.append(("anomalies", "Anomalies", _anomalies_section(stats, data)))
+        sections.append(("failures", "Failures", _failures_section(entries, stats)))
 
     script = JS
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
@@ -1123,6 +1131,79 @@ def _anomalies_section(stats: Mapping[str, Any], data: ReportData) -> str:
         f"</thead><tbody>{rows}</tbody></table></div>"
     )
     return _card("anomalies", "Anomalies", head + table, True)
+
+
+def _gold_audit_section(records: Sequence[Mapping[str, Any]]) -> str:
+    """The gold audit: the summary by hazard, then every hazard with its witness."""
+    summary = summarize(records)
+    kinds: Mapping[str, Any] = summary["kinds"]
+    head = (
+        f"<p><b>{_count(summary['golds'])}</b> golds audited, <b>{_count(summary['flagged'])}"
+        f"</b> with a hazard (<b>{_count(summary['blocking'])}</b> blocking)"
+        + (f", <b>{_count(summary['shifted_runs'])}</b> shifted runs of predictions"
+           if summary["shifted_runs"] else "")
+        + ". Each hazard was shown by a database on which it was executed.</p>"
+    )  # fmt: skip
+    table = "".join(
+        f"<tr><td>{_e(kind)}</td><td>{_e(kinds[kind]['severity'])}</td>"
+        f'<td class="num">{kinds[kind]["golds"]}</td>'
+        f'<td class="num">{kinds[kind]["hazards"]}</td></tr>'
+        for kind in HAZARD_KINDS
+        if kind in kinds
+    )
+    totals = (
+        '<div class="scroll"><table class="data"><thead><tr><th>hazard</th><th>severity</th>'
+        '<th class="num">golds</th><th class="num">hazards</th></tr></thead>'
+        f"<tbody>{table}</tbody></table></div>"
+        if table
+        else '<p class="empty">No hazard found.</p>'
+    )
+    rows = []
+    for record in records:
+        if record.get("record") == "pairing":
+            rows.append(
+                f"<tr><td>{_e(record.get('first'))}–{_e(record.get('last'))}</td>"
+                f"<td>{_e(record.get('kind'))}</td><td>offset {_e(record.get('offset'))}</td>"
+                f"<td>{_e(record.get('severity'))}</td><td></td>"
+                f"<td>{_e(record.get('detail'))}</td><td></td></tr>"
+            )
+            continue
+        for hazard in record.get("hazards") or []:
+            witness: Mapping[str, Any] = hazard.get("witness") or {}
+            shown = witness.get("database")
+            if witness.get("tables"):
+                shown = f"generated: {json.dumps(witness['tables'], default=str)[:400]}"
+            if witness.get("variant_rows") is not None:
+                shown = (
+                    f"{shown}; the gold's variant returns "
+                    f"{json.dumps(witness.get('gold_rows'), default=str)[:200]}, the other "
+                    f"{json.dumps(witness.get('variant_rows'), default=str)[:200]}"
+                )
+            elif witness.get("seconds") is not None:
+                shown = f"{shown} ({witness['seconds']} s)"
+            rewrite: Mapping[str, Any] = hazard.get("rewrite") or {}
+            proposal = (
+                f"<code>{_e(rewrite.get('sql'))}</code> ({_e(rewrite.get('verdict'))}"
+                f"{', proved' if rewrite.get('proved') else ''})"
+                if rewrite
+                else ""
+            )
+            rows.append(
+                f'<tr><td class="mono">{_e(record.get("index"))} {_e(record.get("db_id"))}</td>'
+                f"<td>{_e(hazard.get('kind'))}</td><td>{_e(hazard.get('reason'))}</td>"
+                f"<td>{_e(hazard.get('severity'))}</td>"
+                f'<td class="mono">{_e(record.get("gold"))}</td>'
+                f"<td>{_e(hazard.get('detail'))}<br><small>witness: {_e(shown)}</small></td>"
+                f"<td>{proposal}</td></tr>"
+            )
+    listing = (
+        '<div class="scroll"><table class="data"><thead><tr><th>gold</th><th>hazard</th>'
+        "<th>reason</th><th>severity</th><th>SQL</th><th>detail and witness</th>"
+        f"<th>rewrite</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        if rows
+        else ""
+    )
+    return _card("gold-audit", "Gold audit", head + totals + listing)
 
 
 def _failures_section(entries: Sequence[Mapping[str, Any]], stats: Mapping[str, Any]) -> str:

@@ -69,6 +69,43 @@ def cut_of(query: exp.Expr, dialect: str) -> Cut | None:
     return Cut(body.sql(dialect), limit, offset, len(keys))
 
 
+def has_limit(tree: exp.Expr) -> bool:
+    """Whether the query's outermost level has a LIMIT or an OFFSET."""
+    return bool(tree.args.get("limit") or tree.args.get("offset"))
+
+
+def tie_broken(
+    tree: exp.Expr, width: int, *, descending: bool, dialect: str, first_only: bool = False
+) -> str:
+    """``tree`` with every output column appended to its ORDER BY (an ORDER BY made if it
+    has none), ascending or descending: a query whose order leaves no tie but identical rows.
+
+    ``first_only`` also adds ``LIMIT 1`` when there is no LIMIT: the first row differs
+    between the two tie-breaks exactly when the first rows in the gold's order are tied.
+
+    Example:
+        >>> import sqlglot
+        >>> tie_broken(sqlglot.parse_one("SELECT a, b FROM t ORDER BY b LIMIT 2"), 2,
+        ...            descending=True, dialect="sqlite")
+        'SELECT a, b FROM t ORDER BY b, 1 DESC, 2 DESC LIMIT 2'
+    """
+    variant = tree.copy()
+    ordered = variant.args.get("order")
+    # Ascending with NULLs first, descending with NULLs last: exact reverses of each other
+    # (and SQLite's default, so that no NULLS clause is printed there).
+    extra = [
+        exp.Ordered(this=exp.Literal.number(i), desc=descending, nulls_first=not descending)
+        for i in range(1, width + 1)
+    ]
+    if ordered is None:
+        variant.set("order", exp.Order(expressions=extra))
+    else:
+        ordered.set("expressions", [*ordered.expressions, *extra])
+    if first_only and not has_limit(variant):
+        variant.set("limit", exp.Limit(expression=exp.Literal.number(1)))
+    return variant.sql(dialect=dialect)
+
+
 def _resolved(key: exp.Expr, selects: list[exp.Expr]) -> exp.Expr:
     """An ORDER BY key as an expression the select list can hold: the projection an
     output alias or position names (SQLite resolves no alias in a select list)."""

@@ -367,31 +367,10 @@ class ItemGrader:
         """
         if not database.ddl:
             return _replayed(None, "no DDL of the real database to replay on")
-        try:
-            con = memory_connection()
-        except sqlite3.Error as exc:
-            return _replayed(None, f"cannot open SQLite: {exc}")
-        try:
-            for statement in database.ddl:
-                con.execute(statement)
-            for table, rows in tables.items():
-                for row in rows:
-                    columns = ", ".join(_q(c) for c in row)
-                    marks = ", ".join("?" for _ in row)
-                    con.execute(
-                        f"INSERT INTO {_q(table)} ({columns}) VALUES ({marks})",
-                        [_sqlite_value(v) for v in row.values()],
-                    )
-        except sqlite3.IntegrityError as exc:
-            con.close()
-            return _replayed(
-                None,
-                f"the counterexample breaks a constraint of the real database: {exc}",
-                illegal=True,
-            )
-        except (sqlite3.Error, OverflowError) as exc:
-            con.close()
-            return _replayed(None, f"cannot load the counterexample: {exc}")
+        loaded = load_counterexample(database.ddl, tables)
+        if isinstance(loaded, LoadFailure):
+            return _replayed(None, loaded.message, illegal=loaded.illegal)
+        con = loaded
         s = self.settings
         result = execution_match(
             s.benchmark,
@@ -407,6 +386,46 @@ class ItemGrader:
         con.close()
         error = result.gold_error or (result.pred_error if result.match is None else None)
         return _replayed(result.match, error, detail=result.detail)
+
+
+@dataclass(frozen=True)
+class LoadFailure:
+    """Why a counterexample could not be loaded into the real database's tables;
+    ``illegal``: it breaks one of their constraints."""
+
+    message: str
+    illegal: bool = False
+
+
+def load_counterexample(
+    ddl: Sequence[str], tables: Mapping[str, Any]
+) -> sqlite3.Connection | LoadFailure:
+    """A fresh in-memory SQLite database made by the real database's own ``ddl``, holding
+    the rows of ``tables`` (a counterexample's), or why it cannot be made."""
+    try:
+        con = memory_connection()
+    except sqlite3.Error as exc:
+        return LoadFailure(f"cannot open SQLite: {exc}")
+    try:
+        for statement in ddl:
+            con.execute(statement)
+        for table, rows in tables.items():
+            for row in rows:
+                columns = ", ".join(_q(c) for c in row)
+                marks = ", ".join("?" for _ in row)
+                con.execute(
+                    f"INSERT INTO {_q(table)} ({columns}) VALUES ({marks})",
+                    [_sqlite_value(v) for v in row.values()],
+                )
+    except sqlite3.IntegrityError as exc:
+        con.close()
+        return LoadFailure(
+            f"the counterexample breaks a constraint of the real database: {exc}", illegal=True
+        )
+    except (sqlite3.Error, OverflowError) as exc:
+        con.close()
+        return LoadFailure(f"cannot load the counterexample: {exc}")
+    return con
 
 
 def _replayed(
