@@ -237,6 +237,36 @@ SELECT event_id
 FROM events
 WHERE DATE_TRUNC('month', ts) = TIMESTAMP '2026-03-01 00:00:00';
 
+# title: a year as YEAR() = c vs a half-open range
+# schema: events
+# expect: equivalent
+SELECT event_id
+FROM events
+WHERE YEAR(ts) = 2026;
+SELECT event_id
+FROM events
+WHERE ts >= '2026-01-01' AND ts < '2027-01-01';
+
+# title: a year as YEAR() = c vs a range that takes in the next New Year's midnight
+# schema: events
+# expect: not_equivalent
+SELECT event_id
+FROM events
+WHERE EXTRACT(YEAR FROM ts) = 2026;
+SELECT event_id
+FROM events
+WHERE ts >= '2026-01-01' AND ts <= '2027-01-01';
+
+# title: the years before c as YEAR() < c vs a range
+# schema: events
+# expect: equivalent
+SELECT event_id
+FROM events
+WHERE YEAR(ts) < 2026 AND kind = 'click';
+SELECT event_id
+FROM events
+WHERE kind = 'click' AND ts < TIMESTAMP '2026-01-01 00:00:00';
+
 # title: a day as CAST to DATE vs a half-open range
 # schema: events
 # expect: equivalent

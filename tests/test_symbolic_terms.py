@@ -189,6 +189,14 @@ EXPRESSIONS = [
     # calendar fields
     "EXTRACT(YEAR FROM dt)",
     "YEAR(ts) = 2024",
+    # (a year compared with a constant is read as a range of dates or timestamps)
+    "YEAR(dt) <> 2023",
+    "YEAR(ts) < 2024",
+    "YEAR(dt) <= 2023",
+    "EXTRACT(YEAR FROM ts) > 2023",
+    "2024 >= YEAR(dt)",
+    "2024 = EXTRACT(YEAR FROM ts)",
+    "YEAR(ts) >= 1000",
     "MONTH(dt)",
     "DAY(ts)",
     "EXTRACT(QUARTER FROM dt)",

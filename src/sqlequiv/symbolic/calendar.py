@@ -16,7 +16,7 @@ import z3
 from sqlequiv.symbolic.domain import MICROS_PER_DAY
 from sqlequiv.symbolic.sqlvalue import SymValue, Unsupported
 
-__all__ = ["PARTS", "TRUNC_UNITS", "date_part", "date_trunc", "truncation_range"]
+__all__ = ["PARTS", "TRUNC_UNITS", "date_part", "date_trunc", "truncation_range", "year_start"]
 
 _MICROS = {"HOUR": 3_600_000_000, "MINUTE": 60_000_000, "SECOND": 1_000_000}
 
@@ -163,3 +163,19 @@ def truncation_range(unit: str, start_micros: int) -> tuple[int, int] | None:
     except (OverflowError, ValueError):
         return None  # past the calendar's ends
     return start_micros, int((end - _EPOCH) / dt.timedelta(microseconds=1))
+
+
+def year_start(year: int) -> int | None:
+    """Microseconds since 1970 of ``year``-01-01 00:00; None outside years 1 to 9999.
+
+    ``YEAR(x) = 2026`` is then ``year_start(2026) <= x < year_start(2027)``.
+
+    Example:
+        >>> _EPOCH + dt.timedelta(microseconds=year_start(2026))
+        datetime.datetime(2026, 1, 1, 0, 0)
+        >>> year_start(0) is None, year_start(10000) is None
+        (True, True)
+    """
+    if not 1 <= year <= 9999:
+        return None
+    return int((dt.datetime(year, 1, 1) - _EPOCH) / dt.timedelta(microseconds=1))

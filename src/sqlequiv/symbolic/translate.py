@@ -236,6 +236,8 @@ class Translator:
 
     def _comparison(self, node: exp.Binary) -> SymBool:
         ranged = self._truncated_equal(node) if isinstance(node, exp.EQ) else None
+        if ranged is None:
+            ranged = self._year_compared(node)
         if ranged is not None:
             return ranged
         a, b = self._operands([node.this, node.expression])
@@ -265,6 +267,62 @@ class Translator:
             known = z3.Not(z3.Or(x.null, bound.null))
             return SymBool(z3.And(known, inside), z3.And(known, z3.Not(inside)))
         return None
+
+    def _year_compared(self, node: exp.Binary) -> SymBool | None:
+        """``YEAR(x) op c`` for an integer constant ``c`` (``EXTRACT(YEAR FROM x)`` too), as
+        the range of ``x`` it means (:func:`~sqlequiv.symbolic.calendar.year_start`): the
+        same truth value on every ``x``, without the calendar arithmetic of a year, whose
+        divisions cost z3 integer cuts (``YEAR(placed_at) = 2026`` against
+        ``placed_at >= '2026-01-01' AND placed_at < '2027-01-01'``); None otherwise."""
+        op = COMPARISON_OPS[type(node)]
+        for part, other, flipped in ((node.this, node.expression, False),
+                                     (node.expression, node.this, True)):  # fmt: skip
+            operand = self._year_of(part)
+            if operand is None:
+                continue
+            bound = self.value(other)
+            if bound.kind != "int":
+                return None
+            year = z3.simplify(bound.value)
+            if not z3.is_int_value(year):
+                return None
+            x = self.value(operand)
+            if x.kind not in ("date", "timestamp"):
+                return None
+            c = year.as_long()
+            starts = calendar.year_start(c), calendar.year_start(c + 1)
+            if None in starts:
+                return None
+            lo, hi = (z3.IntVal(v) for v in starts)
+            micros = x.value * MICROS_PER_DAY if x.kind == "date" else x.value
+            if flipped:  # c op YEAR(x) is YEAR(x) op' c
+                op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+            holds = {
+                "=": z3.And(micros >= lo, micros < hi),
+                "<>": z3.Or(micros < lo, micros >= hi),
+                "<": micros < lo,
+                "<=": micros < hi,
+                ">": micros >= hi,
+                ">=": micros >= lo,
+            }[op]
+            known = z3.Not(z3.Or(x.null, bound.null))
+            return SymBool(z3.And(known, holds), z3.And(known, z3.Not(holds)))
+        return None
+
+    @staticmethod
+    def _year_of(node: exp.Expr) -> exp.Expr | None:
+        """The operand of ``YEAR(x)`` / ``EXTRACT(YEAR FROM x)``, read off its DuckDB
+        rendering as :meth:`_date_part` reads it; None for anything else."""
+        if not isinstance(node, exp.Year | exp.Extract):
+            return None
+        operand = node.expression if isinstance(node, exp.Extract) else node.this
+        if not isinstance(operand, exp.Expr):
+            return None
+        rendered, inner = _rendered(node), re.escape(_rendered(operand))
+        found = re.fullmatch(rf"EXTRACT\((\w+) FROM {inner}\)", rendered) or re.fullmatch(
+            rf"(\w+)\({inner}\)", rendered
+        )
+        return operand if found and found.group(1).upper() == "YEAR" else None
 
     def _null_safe(self, node: exp.Binary) -> SymBool:
         a, b = self._operands([node.this, node.expression])
