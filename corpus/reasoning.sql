@@ -286,3 +286,25 @@ SELECT user_id FROM events;
 SELECT u.user_id
 FROM users u
 WHERE EXISTS (SELECT 1 FROM events e WHERE e.user_id = u.user_id);
+
+# title: an aggregate's FILTER vs a CASE on its argument
+# schema: events
+# expect: equivalent
+SELECT user_id, AVG(value) FILTER (WHERE value IS NOT NULL) AS avg_value,
+       COUNT(*) FILTER (WHERE kind = 'click') AS clicks
+FROM events
+GROUP BY user_id;
+SELECT user_id, AVG(value) AS avg_value,
+       COUNT(CASE WHEN kind = 'click' THEN 'yes' END) AS clicks
+FROM events
+GROUP BY user_id;
+
+# title: COUNT(*) FILTER vs a COUNT of a column that can be NULL on the filtered rows
+# schema: events
+# expect: not_equivalent
+SELECT user_id, COUNT(*) FILTER (WHERE kind = 'click') AS clicks
+FROM events
+GROUP BY user_id;
+SELECT user_id, COUNT(CASE WHEN kind = 'click' THEN value END) AS clicks
+FROM events
+GROUP BY user_id;

@@ -30,6 +30,13 @@ CREATE TABLE bonus (ename VARCHAR, amount INTEGER);
 """
 
 PROVED = {
+    "an aggregate's FILTER as a CASE on its argument": (
+        "SELECT job, AVG(comm) FILTER (WHERE comm IS NOT NULL), "
+        "COUNT(*) FILTER (WHERE sal > 10), SUM(DISTINCT sal) FILTER (WHERE comm > 0) "
+        "FROM emp GROUP BY job",
+        "SELECT job, AVG(comm), COUNT(CASE WHEN sal > 10 THEN 0 END), "
+        "SUM(DISTINCT CASE WHEN comm > 0 THEN sal END) FROM emp GROUP BY job",
+    ),
     "ORDER BY inside a derived table": (
         "SELECT t.ename FROM (SELECT ename FROM emp ORDER BY sal) t",
         "SELECT ename FROM emp",
@@ -189,6 +196,10 @@ PROVED = {
 }
 
 REFUTED = {
+    "COUNT(*) FILTER vs a COUNT of the filtered column, which skips its NULLs": (
+        "SELECT job, COUNT(*) FILTER (WHERE sal > 10) FROM emp GROUP BY job",
+        "SELECT job, COUNT(CASE WHEN sal > 10 THEN comm END) FROM emp GROUP BY job",
+    ),
     "a grouping key the WHERE does not fix": (
         "SELECT COUNT(*) FROM emp GROUP BY deptno, sal",
         "SELECT COUNT(*) FROM emp GROUP BY sal",

@@ -63,6 +63,7 @@ from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
 from sqlequiv.normalize.ensure_parens import ensure_parens
 from sqlequiv.normalize.exists_select_one import exists_select_one
 from sqlequiv.normalize.expand_between import expand_between
+from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins
 from sqlequiv.normalize.having_to_where import having_to_where
 from sqlequiv.normalize.inline_ctes import inline_ctes
@@ -110,6 +111,7 @@ RULES: tuple[Rule, ...] = (
     normalize_in,
     push_not,
     count_star,
+    filter_to_case,
     exists_select_one,
     resolve_order_ordinals,
     # Naming phase: the order of sources, then the names derived from it.
