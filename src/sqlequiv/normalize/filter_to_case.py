@@ -8,7 +8,8 @@ same result, an empty input included (NULL for SUM, AVG, MIN and MAX, 0 for COUN
 With DISTINCT, the distinct non-NULL values are the same too. ``COUNT(*)`` counts
 rows, not values, and becomes ``COUNT(CASE WHEN p THEN 1 END)``, which counts the rows
 on which ``p`` is TRUE. Aggregates that keep NULLs (ARRAY_AGG, LIST, FIRST, ...) are
-left alone, as is anything the rule does not recognise.
+left alone, as is a FILTER on a bare boolean column (the prover matches that shape
+itself) and anything the rule does not recognise.
 """
 
 from __future__ import annotations
@@ -31,12 +32,12 @@ def filter_to_case(expression: E) -> E:
     Example:
         >>> import sqlglot
         >>> e = sqlglot.parse_one(
-        ...     "SELECT AVG(x) FILTER (WHERE x > 0), COUNT(*) FILTER (WHERE y), "
+        ...     "SELECT AVG(x) FILTER (WHERE x > 0), COUNT(*) FILTER (WHERE y = 1), "
         ...     "LIST(x) FILTER (WHERE y) FROM t", read="duckdb")
         >>> for column in filter_to_case(e).selects:
         ...     print(column.sql("duckdb"))
         AVG(CASE WHEN x > 0 THEN x END)
-        COUNT(CASE WHEN y THEN 1 END)
+        COUNT(CASE WHEN y = 1 THEN 1 END)
         ARRAY_AGG(x) FILTER(WHERE y)
     """
     for node in reverse_preorder(expression):
@@ -48,6 +49,10 @@ def filter_to_case(expression: E) -> E:
         if aggregate.expressions:  # MIN(x, n) and the like: not one value per row
             continue
         condition = where.this
+        if isinstance(condition, exp.Column):
+            # A FILTER on a boolean column is the shape the prover reads GROUPING SETS
+            # rewrites by (Calcite's ``COUNT(x) FILTER (WHERE $g_1)``): left to it.
+            continue
         argument = aggregate.this
         counts_rows = argument is None or isinstance(argument, exp.Star)
         if isinstance(aggregate, exp.Count) and counts_rows:
