@@ -315,14 +315,8 @@ class Translator:
         rendering as :meth:`_date_part` reads it; None for anything else."""
         if not isinstance(node, exp.Year | exp.Extract):
             return None
-        operand = node.expression if isinstance(node, exp.Extract) else node.this
-        if not isinstance(operand, exp.Expr):
-            return None
-        rendered, inner = _rendered(node), re.escape(_rendered(operand))
-        found = re.fullmatch(rf"EXTRACT\((\w+) FROM {inner}\)", rendered) or re.fullmatch(
-            rf"(\w+)\({inner}\)", rendered
-        )
-        return operand if found and found.group(1).upper() == "YEAR" else None
+        part, operand = _date_part_of(node)
+        return operand if part == "YEAR" else None
 
     def _null_safe(self, node: exp.Binary) -> SymBool:
         a, b = self._operands([node.this, node.expression])
@@ -672,15 +666,10 @@ class Translator:
     # -- dates ------------------------------------------------------------------------
 
     def _date_part(self, node: exp.Expr) -> SymValue:
-        operand = node.expression if isinstance(node, exp.Extract) else node.this
-        rendered = _rendered(node)
-        inner = re.escape(_rendered(operand))
-        match = re.fullmatch(rf"EXTRACT\((\w+) FROM {inner}\)", rendered) or re.fullmatch(
-            rf"(\w+)\({inner}\)", rendered
-        )
-        if not match:
+        part, operand = _date_part_of(node)
+        if part is None:
             raise Unsupported(f"the date part {_snippet(node)}")
-        return calendar.date_part(match.group(1).upper(), self.value(operand))
+        return calendar.date_part(part, self.value(operand))
 
     def _date_trunc(self, node: exp.Expr) -> SymValue:
         unit, as_date = _truncation(node)
@@ -691,6 +680,18 @@ class Translator:
             result, error = arith.cast(result, null_of("date"))
             self._record(error)
         return result
+
+
+def _date_part_of(node: exp.Expr) -> tuple[str | None, exp.Expr]:
+    """The field a date-part node (``EXTRACT``, ``YEAR``, ``MONTH``, ...) extracts (upper
+    case; None if not read) and its operand: the field is read off the DuckDB rendering,
+    as :func:`_truncation` reads a unit, rather than guessed from the node's class."""
+    operand = node.expression if isinstance(node, exp.Extract) else node.this
+    rendered, inner = _rendered(node), re.escape(_rendered(operand))
+    found = re.fullmatch(rf"EXTRACT\((\w+) FROM {inner}\)", rendered) or re.fullmatch(
+        rf"(\w+)\({inner}\)", rendered
+    )
+    return (found.group(1).upper() if found else None), operand
 
 
 def _truncation(node: exp.Expr) -> tuple[str | None, bool]:
