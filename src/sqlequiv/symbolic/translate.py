@@ -262,10 +262,8 @@ class Translator:
             x = self.value(trunc.this)
             if x.kind not in ("date", "timestamp"):
                 return None
-            micros = x.value * MICROS_PER_DAY if x.kind == "date" else x.value
-            inside = z3.And(micros >= window[0], micros < window[1])
-            known = z3.Not(z3.Or(x.null, bound.null))
-            return SymBool(z3.And(known, inside), z3.And(known, z3.Not(inside)))
+            m = _micros(x)
+            return _known_test(x, bound, z3.And(m >= window[0], m < window[1]))
         return None
 
     def _year_compared(self, node: exp.Binary) -> SymBool | None:
@@ -293,20 +291,19 @@ class Translator:
             starts = calendar.year_start(c), calendar.year_start(c + 1)
             if None in starts:
                 return None
-            lo, hi = (z3.IntVal(v) for v in starts)
-            micros = x.value * MICROS_PER_DAY if x.kind == "date" else x.value
+            lo, hi = starts
             if flipped:  # c op YEAR(x) is YEAR(x) op' c
                 op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+            m = _micros(x)
             holds = {
-                "=": z3.And(micros >= lo, micros < hi),
-                "<>": z3.Or(micros < lo, micros >= hi),
-                "<": micros < lo,
-                "<=": micros < hi,
-                ">": micros >= hi,
-                ">=": micros >= lo,
+                "=": z3.And(m >= lo, m < hi),
+                "<>": z3.Or(m < lo, m >= hi),
+                "<": m < lo,
+                "<=": m < hi,
+                ">": m >= hi,
+                ">=": m >= lo,
             }[op]
-            known = z3.Not(z3.Or(x.null, bound.null))
-            return SymBool(z3.And(known, holds), z3.And(known, z3.Not(holds)))
+            return _known_test(x, bound, holds)
         return None
 
     @staticmethod
@@ -680,6 +677,18 @@ class Translator:
             result, error = arith.cast(result, null_of("date"))
             self._record(error)
         return result
+
+
+def _micros(x: SymValue) -> z3.ArithRef:
+    """A date or timestamp as microseconds since 1970 (a date is its midnight)."""
+    return x.value * MICROS_PER_DAY if x.kind == "date" else x.value
+
+
+def _known_test(x: SymValue, bound: SymValue, holds: z3.BoolRef) -> SymBool:
+    """``holds`` (a test of ``x``) as a predicate that is unknown when ``x`` or the
+    constant it is compared with (``bound``) is NULL."""
+    known = z3.Not(z3.Or(x.null, bound.null))
+    return SymBool(z3.And(known, holds), z3.And(known, z3.Not(holds)))
 
 
 def _date_part_of(node: exp.Expr) -> tuple[str | None, exp.Expr]:
