@@ -30,6 +30,14 @@ CREATE TABLE bonus (ename VARCHAR, amount INTEGER);
 """
 
 PROVED = {
+    # (Its FILTERs on a boolean column are left as they are: the prover reads this shape.)
+    "Calcite's GROUPING SETS rewrite of two COUNT(DISTINCT ...)": (
+        "SELECT deptno, COUNT(DISTINCT ename), COUNT(DISTINCT job) FROM emp GROUP BY deptno",
+        "SELECT deptno, COUNT(ename) FILTER (WHERE g_1), COUNT(job) FILTER (WHERE g_2) "
+        "FROM (SELECT deptno, ename, job, GROUPING(deptno, ename, job) = 1 AS g_1, "
+        "GROUPING(deptno, ename, job) = 2 AS g_2 FROM emp "
+        "GROUP BY GROUPING SETS ((ename, deptno), (job, deptno))) AS t1 GROUP BY deptno",
+    ),
     "an aggregate's FILTER as a CASE on its argument": (
         "SELECT job, AVG(comm) FILTER (WHERE comm IS NOT NULL), "
         "COUNT(*) FILTER (WHERE sal > 10), SUM(DISTINCT sal) FILTER (WHERE comm > 0) "
