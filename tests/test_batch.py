@@ -78,6 +78,27 @@ def test_the_batch_statement_keeps_each_database_apart() -> None:
     assert [ordered[h].rows for h in handles] == [((2,),), (), ((5,),)]
 
 
+@pytest.mark.parametrize("rows", [3, 4, 40], ids=["as_literals", "a_nul_as_lists", "as_lists"])
+def test_staged_values_come_back_as_they_went_in(rows: int) -> None:
+    # A few rows are staged as literals, more as lists: either way every text (quotes,
+    # a statement's worth of SQL, backslashes, a NUL) is a value, never SQL.
+    schema = load_schema("CREATE TABLE t (s VARCHAR, d DOUBLE, n DECIMAL(5, 2), b BOOLEAN)")
+    texts = ["it's", "'); DROP TABLE t; --", "a\\b", "é\u2028\x00x", "", None]
+    values = [
+        (texts[i % len(texts)], [-0.0, 1e300, 0.1, None][i % 4], [None, 1.25][i % 2], i % 3 == 0)
+        for i in range(rows)
+    ]
+    executor = DuckDBExecutor(timeout=2.0)
+    executor.prepare(schema)
+    handle = executor.stage([Database({"t": tuple(values)})])[0]
+    executor.activate(handle)
+    back = executor.run("SELECT s, d, CAST(n AS DOUBLE), b FROM t").rows
+    expected = [(s, d, None if n is None else float(n), b) for s, d, n, b in values]
+    assert _bag(back) == _bag(tuple(expected))
+    negative_zero = [r[1] for r in back if r[1] == 0]
+    assert all(str(v) == "-0.0" for v in negative_zero)  # the sign survives either way
+
+
 def test_a_query_the_rewrite_cannot_express_is_declined() -> None:
     tables = {"t": ("data_t", ["a"])}
     assert batch_query("WITH t AS (SELECT 1 AS a) SELECT a FROM t", tables, "fid") is None

@@ -507,3 +507,60 @@ def test_model_becomes_a_valid_database() -> None:
     assert python_violations(result.database, _SCHEMA) == []
     assert all(len(row) == 4 for rows in result.database.tables.values() for row in rows)
     assert _separates(result.database, cand, ref, _SCHEMA)
+
+
+# -- work, not the clock, ends a run --------------------------------------------
+
+#: VeriEQL's literature benchmark (github.com/VeriEQL/VeriEQL@bf5856d, cex-benchmarks CA6
+#: and CA8): five NATURAL joins grouped, and a grouped join under a grouped join. Both
+#: once ran until the 2 s clock stopped them, at a bound that depended on the machine.
+_UNIVERSITY = """
+CREATE TABLE COURSE (COURSE_ID INTEGER, TITLE INTEGER, DEPT_NAME INTEGER, CREDITS INTEGER);
+CREATE TABLE DEPARTMENT (DEPT_NAME INTEGER, BUILDING INTEGER, BUDGET INTEGER);
+CREATE TABLE TAKES (ID INTEGER, COURSE_ID INTEGER, SEC_ID INTEGER, YEAR INTEGER, GRADE INTEGER);
+CREATE TABLE SECTION (COURSE_ID INTEGER, SEC_ID INTEGER, YEAR INTEGER, BUILDING INTEGER,
+                      ROOM_NUMBER INTEGER, TIME_SLOT_ID INTEGER);
+CREATE TABLE STUDENT (ID INTEGER, NAME INTEGER, DEPT_NAME INTEGER, TOT_CRED INTEGER);
+"""
+_FIVE_JOINS = (
+    "SELECT STUDENT.ID FROM COURSE NATURAL JOIN DEPARTMENT NATURAL JOIN STUDENT NATURAL JOIN "
+    "TAKES NATURAL JOIN SECTION GROUP BY STUDENT.ID, STUDENT.DEPT_NAME HAVING COUNT(DEPT_NAME) {}"
+)
+_NESTED_GROUPS = (
+    "SELECT STUDENT.ID, STUDENT.NAME FROM STUDENT JOIN (SELECT TAKES.ID, S.TIME_SLOT_ID, S.YEAR "
+    "FROM TAKES JOIN SECTION AS S ON TAKES.COURSE_ID = S.COURSE_ID AND TAKES.SEC_ID = S.SEC_ID "
+    "GROUP BY TAKES.ID, S.TIME_SLOT_ID, S.YEAR HAVING {}(S.TIME_SLOT_ID) > 1) AS A "
+    "ON STUDENT.ID = A.ID GROUP BY STUDENT.ID, STUDENT.NAME HAVING COUNT(DISTINCT STUDENT.ID) > 2"
+)
+
+
+@pytest.mark.parametrize(
+    ("candidate", "reference", "stopped_by"),
+    [
+        (_FIVE_JOINS.format("> 1"), _FIVE_JOINS.format(">= 2"), "would take about"),
+        (_NESTED_GROUPS.format("COUNT"), _NESTED_GROUPS.format("SUM"), "z3 units in all"),
+    ],
+    ids=["projected_terms", "total_units"],
+)
+def test_a_budget_of_work_ends_a_run_the_clock_once_ended(
+    candidate: str, reference: str, stopped_by: str
+) -> None:
+    schema = load_schema(_UNIVERSITY)
+    cand, ref = _guard(candidate, reference, schema, "duckdb")
+    bounds = suggest_row_bounds(cand, ref, schema)
+    result = bounded_check(cand, ref, schema, time_budget=120.0, row_bounds=bounds)
+    assert result.status == "timeout"
+    assert result.reason is not None and stopped_by in result.reason
+    assert result.seconds < 60  # well inside the clock: the work budget stopped it
+    # The same work, the same answer: the run ends at the same bound.
+    again = bounded_check(cand, ref, schema, time_budget=120.0, row_bounds=bounds)
+    assert (again.status, again.bound, again.reason) == (result.status, result.bound, result.reason)
+
+
+def test_projected_terms_follow_the_growth_of_the_bounds_before() -> None:
+    from sqlequiv.symbolic.bounded import _projected_terms
+
+    assert _projected_terms([], 9) == 0
+    assert _projected_terms([(3, 10)], 6) == 40  # quadratic from one bound
+    assert _projected_terms([(3, 10), (6, 80)], 9) == 270  # cubic through two
+    assert _projected_terms([(3, 10), (6, 10)], 9) == 10  # flat stays flat

@@ -54,8 +54,10 @@ class Options:
     #: Bounded verification checks every database with up to this many rows per
     #: table (tables that aggregate thresholds need larger groups get more).
     max_bound: int = 3
-    #: Wall-clock cap on bounded verification, in seconds.
-    bounded_time_budget: float = 2.0
+    #: Safety cap on bounded verification's wall-clock time, in seconds. Work ends a run
+    #: (z3's resource units per call and in all, the terms an encoding may build); the
+    #: evidence says when the clock stopped it instead (results may then vary).
+    bounded_time_budget: float = 5.0
     #: Most terms one bounded encoding may build (pairs of rows times sort or group
     #: keys, joined row pairs, ...), counted before they are built: a larger bound is
     #: not attempted, and the evidence's ``budget_stops`` says so.

@@ -20,7 +20,7 @@ from sqlequiv.errors import QueryFailed, SchemaError
 from sqlequiv.execute.base import MAX_STAGED, BatchUnsupported, Watchdog, first_line
 from sqlequiv.execute.duckdb_batch import BatchQuery, batch_query
 from sqlequiv.results import ResultSet
-from sqlequiv.schema.model import Schema
+from sqlequiv.schema.model import Schema, Table
 from sqlequiv.schema.model import quote_identifier as _q
 
 #: DuckDB exception types whose cause is the query text, not the data: the
@@ -84,9 +84,8 @@ class DuckDBExecutor:
         self._watchdog = Watchdog(self._con.interrupt)
         self._schema_ddl: str | None = None
         self._next_fid = 0
-        #: Each query's batch statement, prepared once (planning it costs more than
-        #: running it on a batch), by name; None where it cannot be written.
-        self._batches: dict[str, tuple[str, BatchQuery] | None] = {}
+        #: Each query's batch rewrite (None: it has none, or it did not bind).
+        self._batches: dict[str, BatchQuery | None] = {}
 
     def prepare(self, schema: Schema) -> None:
         ddl = schema.ddl(constraints=False)
@@ -129,7 +128,7 @@ class DuckDBExecutor:
         self._schema_ddl = ddl
         self._schema = schema
         self._next_fid = 0
-        self._forget_batches()
+        self._batches = {}
 
     def stage(self, dbs: Sequence[Database]) -> list[int]:
         """Store several databases at once; returns the handle of each for :meth:`activate`."""
@@ -143,13 +142,28 @@ class DuckDBExecutor:
         self._next_fid += len(dbs)
         # Each column goes as one list of texts, cast to the column's type in SQL: the
         # same CAST(text AS type) as a literal, without parsing a literal per value
-        # (a 400-row VALUES list takes DuckDB ~50 ms to parse, the lists ~4 ms).
+        # (a 400-row VALUES list takes DuckDB ~50 ms to parse, the lists ~4 ms). A few
+        # rows go as literals, all tables in one call: an INSERT of lists costs DuckDB
+        # ~0.6 ms whatever its size, a short VALUES list ~0.3 ms.
+        tables = []
         for table in self._schema.topological():
             fids = [fid for fid, db in zip(handles, dbs, strict=True) for _ in db.rows(table.name)]
-            if not fids:
-                continue
-            rows = [row for db in dbs for row in db.rows(table.name)]
-            columns = [[literal_text(row[i]) for row in rows] for i in range(len(table.columns))]
+            if fids:
+                rows = [row for db in dbs for row in db.rows(table.name)]
+                texts = [[literal_text(v) for v in row] for row in rows]
+                tables.append((table, fids, texts))
+        if not tables:
+            return handles
+        if sum(len(fids) for _, fids, _ in tables) <= _LITERAL_ROWS:
+            inserts = [_values_insert(table, fids, texts) for table, fids, texts in tables]
+            if all(inserts):
+                try:
+                    self._con.execute(";\n".join(i for i in inserts if i))
+                except duckdb.Error as exc:
+                    raise QueryFailed(first_line(exc), static=False) from exc
+                return handles
+        for table, fids, texts in tables:
+            columns = [[row[i] for row in texts] for i in range(len(table.columns))]
             casts = ", ".join(
                 f"CAST(UNNEST(${i + 2}::VARCHAR[]) AS {c.type_sql})"
                 for i, c in enumerate(table.columns)
@@ -174,11 +188,13 @@ class DuckDBExecutor:
         columns, rows = self._execute(sql)
         return ResultSet(columns, tuple(tuple(r) for r in rows))
 
-    def _execute(self, sql: str) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
+    def _execute(
+        self, sql: str, parameters: list[Any] | None = None
+    ) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
         """Run ``sql`` under the watchdog: its column names and rows, or QueryFailed."""
         self._watchdog.arm(self.timeout)
         try:
-            cursor = self._con.execute(sql)
+            cursor = self._con.execute(sql, parameters)
             rows = cursor.fetchall()
             columns = tuple(d[0] for d in cursor.description or ())
         except duckdb.InterruptException as exc:
@@ -203,41 +219,30 @@ class DuckDBExecutor:
         """``sql``'s result on each staged database of ``handles``, in one statement
         (:mod:`~sqlequiv.execute.duckdb_batch`)."""
         if sql not in self._batches:
-            self._batches[sql] = self._prepare_batch(sql)
-        prepared = self._batches[sql]
-        if prepared is None:
+            if len(self._batches) >= _MAX_REWRITTEN:
+                self._batches = {}
+            tables = {t.name.lower(): (_data(t.name), t.column_names) for t in self._schema.tables}
+            self._batches[sql] = batch_query(sql, tables, _FID)
+        query = self._batches[sql]
+        if query is None:
             raise BatchUnsupported("the query cannot run on a batch of databases")
         if not handles:
             return {}
-        name, query = prepared
-        ids = ", ".join(str(int(h)) for h in handles)
-        _, rows = self._execute(f"EXECUTE {name}([{ids}])")
+        # Not PREPAREd: DuckDB plans an EXECUTE again anyway, so a PREPARE only added a
+        # statement. A rewrite that does not bind fails statically on its first run.
+        try:
+            _, rows = self._execute(query.sql, [[int(h) for h in handles]])
+        except QueryFailed as exc:
+            if not exc.static:
+                raise
+            self._batches[sql] = None
+            raise BatchUnsupported(f"the batch statement does not bind: {exc}") from exc
         columns = tuple(f"c{i}" for i in range(query.width))
         grouped: dict[int, list[tuple[Any, ...]]] = {int(h): [] for h in handles}
         stop = 1 + query.width
         for row in rows:
             grouped[row[0]].append(tuple(row[1:stop]))
         return {fid: ResultSet(columns, tuple(r)) for fid, r in grouped.items()}
-
-    def _prepare_batch(self, sql: str) -> tuple[str, BatchQuery] | None:
-        if len(self._batches) >= _MAX_PREPARED:
-            self._forget_batches()
-        tables = {t.name.lower(): (_data(t.name), t.column_names) for t in self._schema.tables}
-        query = batch_query(sql, tables, _FID)
-        if query is None:
-            return None
-        name = f"sqlequiv_batch_{len(self._batches)}"
-        try:
-            self._con.execute(f"PREPARE {name} AS {query.sql}")
-        except duckdb.Error:
-            return None  # the rewrite does not bind: one database at a time
-        return name, query
-
-    def _forget_batches(self) -> None:
-        for prepared in self._batches.values():
-            if prepared is not None:
-                self._con.execute(f"DEALLOCATE {prepared[0]}")
-        self._batches = {}
 
     def scalar(self, sql: str) -> Any:
         # Constraint checks run the schema's CHECK expressions, which are not trusted either.
@@ -255,8 +260,30 @@ class DuckDBExecutor:
 
 
 _FID = "sqlequiv_fid"
-#: Batch statements kept prepared at once.
-_MAX_PREPARED = 64
+#: Most rows a stage writes as literals (more are sent as lists).
+_LITERAL_ROWS = 24
+
+
+def _values_insert(table: Table, fids: list[int], texts: list[list[str | None]]) -> str | None:
+    """An INSERT of ``texts`` (each value's :func:`literal_text`) into the table's data
+    table as literals, each cast from its text as the lists are; None if a text holds
+    a NUL, which a literal cannot."""
+    rows = []
+    for fid, row in zip(fids, texts, strict=True):
+        cells = [str(int(fid))]
+        for text, column in zip(row, table.columns, strict=True):
+            if text is None:
+                cells.append("NULL")
+            elif "\x00" in text:
+                return None
+            else:
+                cells.append("CAST('" + text.replace("'", "''") + f"' AS {column.type_sql})")
+        rows.append("(" + ", ".join(cells) + ")")
+    return f"INSERT INTO {_q(_data(table.name))} VALUES {', '.join(rows)}"
+
+
+#: Batch rewrites kept at once.
+_MAX_REWRITTEN = 64
 
 
 def _data(table: str) -> str:

@@ -46,8 +46,9 @@ aggregate thresholds and LIMITs of the queries).
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -61,7 +62,7 @@ from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.averages import Averages
-from sqlequiv.symbolic.effort import rlimit_for
+from sqlequiv.symbolic.effort import rlimit_for, units_spent
 from sqlequiv.symbolic.encode import MAX_TERMS, BudgetExceeded, Encoder, SizeBudget
 from sqlequiv.symbolic.formulas import FALSE, conj, disj, equal, neg
 from sqlequiv.symbolic.relations import Relation, Row, bags_differ, bags_differ_pairwise, same_value
@@ -76,6 +77,11 @@ Status = Literal["differ", "same", "unsupported", "timeout"]
 #: z3's resource limit for one call of bounded verification (see
 #: :mod:`~sqlequiv.symbolic.effort`; a few seconds of work at most).
 BOUNDED_RLIMIT = 6_000_000
+
+#: z3's resource units for all the calls of one bounded run together: with
+#: :data:`BOUNDED_RLIMIT` per call and the term budget (projected before each bound),
+#: work, not the wall clock, ends a run (the clock is the safety net).
+BOUNDED_TOTAL_RLIMIT = 2 * BOUNDED_RLIMIT
 
 #: Rounds of AVG refinement (see :mod:`sqlequiv.symbolic.averages`) per solve.
 MAX_REFINEMENTS = 8
@@ -194,6 +200,12 @@ class _Run:
     trees: tuple[exp.Expr, exp.Expr] | None = None
     #: Whether z3's resource limit, not the clock, stopped a call.
     out_of_work: bool = False
+    #: z3 units the run may still spend (:data:`BOUNDED_TOTAL_RLIMIT`).
+    units_left: int = BOUNDED_TOTAL_RLIMIT
+    #: Whether the run's total, not the per-call limit, stopped a call.
+    out_of_total: bool = False
+    #: (rows, terms) of each bound's encoding so far.
+    growth: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def deadline(self) -> float:
@@ -241,6 +253,13 @@ class _Run:
             if proven and sizes_b == sizes:
                 proven = bound  # the previous check covered these sizes already
                 continue
+            projected = _projected_terms(self.growth, sum(sizes_b.values()))
+            if self.max_terms is not None and projected > self.max_terms:
+                reason = (
+                    f"at bound {bound}: term budget: the encoding would take about "
+                    f"{projected:,} terms (limit {self.max_terms:,}), by its growth so far"
+                )
+                return self.timeout(proven, caveats, sizes, reason)
             try:
                 outcome = self.check(sizes_b)
             except Unsupported as err:
@@ -276,6 +295,8 @@ class _Run:
         sizes: Mapping[str, int],
         reason: str | None = None,
     ) -> BoundedResult:
+        if reason is None and self.out_of_total:
+            reason = f"resource limit: {BOUNDED_TOTAL_RLIMIT:,} z3 units in all"
         if reason is None and self.out_of_work:
             reason = f"resource limit: {BOUNDED_RLIMIT:,} z3 units per call"
         if reason is None:
@@ -297,6 +318,7 @@ class _Run:
     ) -> Database | list[str] | Literal["unknown", "undecided"]:
         """One bound: a separating database, the caveats of an UNSAT answer, or no answer."""
         exact = self.encode(sizes, Averages("exact"))
+        self.growth.append((sum(sizes.values()), exact.encoder.terms))
         found = self.search(exact)
         if found == z3.unsat:
             # (A CHECK the encoding dropped only widens the databases checked: UNSAT holds.)
@@ -333,21 +355,29 @@ class _Run:
             differ = bags_differ(cand, ref, cell_equal, witness)
         solver = z3.Solver()
         formulas = [*sdb.constraints, *encoder.constraints, differ]
-        # Work, not time, bounds each call (the wall clock is the safety net).
-        solver.set("rlimit", rlimit_for(formulas, BOUNDED_RLIMIT))
         solver.add(*sdb.constraints, *encoder.constraints)
         solver.add(*(neg(c) for c in encoder.nondeterministic))
         solver.add(differ)
-        return _Encoded(sdb, encoder, solver)
+        return _Encoded(sdb, encoder, solver, rlimit_for(formulas, BOUNDED_RLIMIT))
 
     def search(self, encoded: _Encoded) -> z3.ModelRef | z3.CheckSatResult:
         """A model whose AVG values are DuckDB's (refining the abstraction), unsat, or unknown."""
         for _ in range(MAX_REFINEMENTS + 1):
+            # Work, not time, bounds each call and the run (the wall clock is the
+            # safety net): a call gets its limit, or what is left of the run's.
+            limit = min(encoded.rlimit, self.units_left)
+            if limit <= 0:
+                self.out_of_work = self.out_of_total = True
+                return z3.unknown
+            encoded.solver.set("rlimit", limit)
             encoded.solver.set("timeout", self.remaining_ms())
+            before = units_spent()
             verdict = encoded.solver.check()
+            self.units_left -= units_spent() - before
             cancelled = verdict == z3.unknown and "cancel" in encoded.solver.reason_unknown()
             if cancelled and time.monotonic() < self.deadline - 0.01:
                 self.out_of_work = True  # cancelled with time left: the resource limit
+                self.out_of_total = limit < encoded.rlimit
             if verdict != z3.sat:
                 return verdict
             model = encoded.solver.model()
@@ -376,6 +406,35 @@ class _Encoded:
     sdb: SymbolicDatabase
     encoder: Encoder
     solver: z3.Solver
+    #: The resource limit of one call on these formulas.
+    rlimit: int
+
+
+def _projected_terms(growth: Sequence[tuple[int, int]], rows: int) -> int:
+    """The terms an encoding of ``rows`` rows in all is likely to take, from the
+    ``(rows, terms)`` of the bounds before it: the power law through the last two
+    (quadratic when only one is known), 0 when none is. Deterministic, unlike the time
+    an encoding takes before its own count stops it.
+
+    Example:
+        >>> _projected_terms([(3, 100), (6, 1600)], 9)   # terms grow as rows**4
+        8100
+        >>> _projected_terms([(2, 50)], 4), _projected_terms([], 4)
+        (200, 0)
+    """
+    if not growth:
+        return 0
+    last_rows, last_terms = growth[-1]
+    exponent = 2.0
+    if len(growth) >= 2:
+        prev_rows, prev_terms = growth[-2]
+        if last_rows > prev_rows and prev_terms > 0:
+            ratio = max(1.0, last_terms / prev_terms)
+            exponent = math.log(ratio) / math.log(last_rows / prev_rows)
+    if last_rows <= 0 or rows <= last_rows:
+        return last_terms
+    growth_factor: float = (rows / last_rows) ** exponent
+    return round(last_terms * growth_factor)
 
 
 def cell_equal(a: SymValue, b: SymValue) -> z3.BoolRef:

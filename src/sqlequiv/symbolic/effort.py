@@ -49,9 +49,7 @@ def _nonlinear(node: z3.ExprRef) -> bool:
 
 
 def _numeral(node: z3.ExprRef) -> bool:
-    return bool(
-        z3.is_int_value(node) or z3.is_rational_value(node) or z3.is_algebraic_value(node)
-    )
+    return bool(z3.is_int_value(node) or z3.is_rational_value(node) or z3.is_algebraic_value(node))
 
 
 def rlimit_for(formulas: Iterable[z3.ExprRef], limit: int) -> int:
@@ -85,3 +83,11 @@ def slow(formulas: Iterable[z3.ExprRef]) -> bool:
         elif z3.is_quantifier(node):
             stack.append(node.body())
     return False
+
+
+def units_spent() -> int:
+    """z3's count of resource units spent so far in this process: the count a call's
+    ``rlimit`` is measured from, so the difference around a call is what it spent."""
+    stats = z3.Solver().statistics()
+    keys = stats.keys()  # z3's Statistics has no ``in``
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in keys else 0

@@ -28,7 +28,7 @@ from sqlequiv.deadline import Deadline
 from sqlequiv.schema.model import ForeignKey, Schema, Table
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
-from sqlequiv.symbolic.effort import rlimit_for
+from sqlequiv.symbolic.effort import rlimit_for, units_spent
 from sqlequiv.symbolic.prove import Prover
 from sqlequiv.symbolic.scope import Scope
 from sqlequiv.symbolic.terms import Unsupported, model_value
@@ -39,6 +39,9 @@ __all__ = ["witness_databases"]
 #: clock, bound the work, so the same pair always gets the same witnesses.
 MODELS_PER_PAIR = 4
 MAX_PAIRS = 8
+#: z3's resource units for all the witnesses of one pair of queries: work, not the
+#: wall clock, ends the search for them (its time budget is the safety net).
+WITNESS_RLIMIT = 4_000_000
 
 
 def witness_databases(
@@ -56,6 +59,7 @@ def witness_databases(
     """
     deadline = Deadline.after(time_budget)
     prover = Prover(schema, solver_timeout_ms=solver_timeout_ms, time_budget=time_budget)
+    units = _Units(WITNESS_RLIMIT)
     out: list[Database] = []
     seen: set[Any] = set()
     try:
@@ -66,7 +70,9 @@ def witness_databases(
         if deadline.expired():
             break  # a safety net only
         try:
-            for db in _pair_witnesses(a, b, schema, domains, prover, solver_timeout_ms, deadline):
+            for db in _pair_witnesses(
+                a, b, schema, domains, prover, solver_timeout_ms, deadline, units
+            ):
                 key = db.key()
                 if key not in seen and not python_violations(db, schema):
                     seen.add(key)
@@ -74,6 +80,13 @@ def witness_databases(
         except (Unsupported, NotABlock, KeyError):
             continue
     return out
+
+
+class _Units:
+    """What is left of a resource budget shared by several solver calls."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
 
 
 def _block_pairs(left: Query, right: Query) -> Iterator[tuple[Block, Block]]:
@@ -113,6 +126,7 @@ def _pair_witnesses(
     prover: Prover,
     timeout_ms: int,
     deadline: Deadline,
+    units: _Units,
 ) -> Iterator[Database]:
     scope = Scope(
         schema,
@@ -128,15 +142,20 @@ def _pair_witnesses(
         z3.And(kept_r.true, z3.Not(kept_l.true)),
     ):
         solver = z3.Solver()
-        solver.set("timeout", timeout_ms)
         constraints = scope.constraints()
-        solver.set("rlimit", rlimit_for([*constraints, goal], prover.solver_rlimit // 4))
+        per_call = rlimit_for([*constraints, goal], prover.solver_rlimit // 4)
         solver.add(*constraints)
         solver.add(goal)
         for _ in range(MODELS_PER_PAIR):
-            # Each call within what is left of the budget, so the whole search ends on time.
+            if units.left <= 0 or deadline.expired():
+                return
+            # Each call within what is left of the units (and of the clock, the safety net).
+            solver.set("rlimit", min(per_call, units.left))
             solver.set("timeout", deadline.left_ms(cap=timeout_ms))
-            if deadline.expired() or solver.check() != z3.sat:
+            before = units_spent()
+            found = solver.check()
+            units.left -= units_spent() - before
+            if found != z3.sat:
                 break
             model = solver.model()
             yield _database(scope, model, schema, domains)
