@@ -41,17 +41,6 @@ _NONLINEAR = frozenset(
 )
 
 
-def _nonlinear(node: z3.ExprRef) -> bool:
-    """Whether more than one operand of a product or quotient is not a number."""
-    if node.decl().kind() in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM):
-        return not _numeral(node.arg(1))
-    return sum(not _numeral(c) for c in node.children()) > 1
-
-
-def _numeral(node: z3.ExprRef) -> bool:
-    return bool(z3.is_int_value(node) or z3.is_rational_value(node) or z3.is_algebraic_value(node))
-
-
 def rlimit_for(formulas: Iterable[z3.ExprRef], limit: int) -> int:
     """``limit``, or its :data:`FLOAT_SHARE` part if the formulas do floating-point or
     nonlinear arithmetic (:func:`slow`).
@@ -66,23 +55,53 @@ def rlimit_for(formulas: Iterable[z3.ExprRef], limit: int) -> int:
 
 def slow(formulas: Iterable[z3.ExprRef]) -> bool:
     """Whether any of ``formulas`` does floating-point or nonlinear arithmetic (shared
-    terms visited once)."""
+    terms visited once).
+
+    The walk reads z3's C API on the bare nodes: a Python wrapper per node (and per
+    declaration) cost ~10 ms on a bounded encoding, called for every solver call. The
+    nodes stay alive while ``formulas`` do, which hold them.
+
+    Example:
+        >>> x, y = z3.Ints("x y")
+        >>> slow([x * 3 > y]), slow([x * y > 1]), slow([x % y == 0]), slow([x / 2 > 1])
+        (False, True, True, False)
+    """
+    roots = [f for f in formulas if z3.is_expr(f)]
+    if not roots:
+        return False
+    ctx = roots[0].ctx_ref()
     seen: set[int] = set()
-    stack = [f for f in formulas if z3.is_expr(f)]
+    stack = [f.as_ast() for f in roots]
     while stack:
         node = stack.pop()
-        key = node.get_id()
+        key = z3.Z3_get_ast_id(ctx, node)
         if key in seen:
             continue
         seen.add(key)
-        if z3.is_app(node):
-            kind = node.decl().kind()
-            if kind in _FLOAT_ARITHMETIC or (kind in _NONLINEAR and _nonlinear(node)):
-                return True
-            stack.extend(node.children())
-        elif z3.is_quantifier(node):
-            stack.append(node.body())
+        kind = z3.Z3_get_ast_kind(ctx, node)
+        if kind == z3.Z3_QUANTIFIER_AST:
+            stack.append(z3.Z3_get_quantifier_body(ctx, node))
+            continue
+        if kind != z3.Z3_APP_AST:
+            continue
+        op = z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, node))
+        args = [z3.Z3_get_app_arg(ctx, node, i) for i in range(z3.Z3_get_app_num_args(ctx, node))]
+        if op in _FLOAT_ARITHMETIC:
+            return True
+        if op in _NONLINEAR:
+            if op == z3.Z3_OP_MUL:
+                if sum(not _numeral(ctx, a) for a in args) > 1:
+                    return True
+            elif len(args) > 1 and not _numeral(ctx, args[1]):
+                return True  # a quotient or remainder by an unknown
+        stack.extend(args)
     return False
+
+
+def _numeral(ctx: z3.ContextObj, node: z3.Ast) -> bool:
+    return bool(
+        z3.Z3_get_ast_kind(ctx, node) == z3.Z3_NUMERAL_AST or z3.Z3_is_algebraic_number(ctx, node)
+    )
 
 
 def units_spent() -> int:
