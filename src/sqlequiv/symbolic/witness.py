@@ -28,7 +28,7 @@ from sqlequiv.deadline import Deadline
 from sqlequiv.schema.model import ForeignKey, Schema, Table
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
-from sqlequiv.symbolic.effort import rlimit_for, units_spent
+from sqlequiv.symbolic.effort import FLOAT_SHARE, slow, units_spent
 from sqlequiv.symbolic.prove import Prover
 from sqlequiv.symbolic.scope import Scope
 from sqlequiv.symbolic.terms import Unsupported, model_value
@@ -59,7 +59,7 @@ def witness_databases(
     """
     deadline = Deadline.after(time_budget)
     prover = Prover(schema, solver_timeout_ms=solver_timeout_ms, time_budget=time_budget)
-    units = _Units(WITNESS_RLIMIT)
+    units = _Units(WITNESS_RLIMIT, prover.solver_rlimit // 4 // FLOAT_SHARE)
     out: list[Database] = []
     seen: set[Any] = set()
     try:
@@ -83,10 +83,12 @@ def witness_databases(
 
 
 class _Units:
-    """What is left of a resource budget shared by several solver calls."""
+    """What is left of a resource budget shared by several solver calls, and of its
+    part for floating-point and nonlinear ones."""
 
-    def __init__(self, left: int) -> None:
+    def __init__(self, left: int, slow_left: int) -> None:
         self.left = left
+        self.slow_left = slow_left
 
 
 def _block_pairs(left: Query, right: Query) -> Iterator[tuple[Block, Block]]:
@@ -143,18 +145,27 @@ def _pair_witnesses(
     ):
         solver = z3.Solver()
         constraints = scope.constraints()
-        per_call = rlimit_for([*constraints, goal], prover.solver_rlimit // 4)
+        per_call = prover.solver_rlimit // 4
+        is_slow = slow([*constraints, goal])
+        if is_slow:
+            per_call //= FLOAT_SHARE
         solver.add(*constraints)
         solver.add(goal)
         for _ in range(MODELS_PER_PAIR):
-            if units.left <= 0 or deadline.expired():
-                return
-            # Each call within what is left of the units (and of the clock, the safety net).
-            solver.set("rlimit", min(per_call, units.left))
+            # Each call within what is left of the units (and of the clock, the safety
+            # net); floating-point goals share one call's part, since none has given a
+            # witness on the peer or floor benchmarks.
+            room = min(units.left, units.slow_left) if is_slow else units.left
+            if room <= 0 or deadline.expired():
+                break
+            solver.set("rlimit", min(per_call, room))
             solver.set("timeout", deadline.left_ms(cap=timeout_ms))
             before = units_spent()
             found = solver.check()
-            units.left -= units_spent() - before
+            spent = units_spent() - before
+            units.left -= spent
+            if is_slow:
+                units.slow_left -= spent
             if found != z3.sat:
                 break
             model = solver.model()
