@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -248,3 +249,35 @@ def test_proves_partial_aggregates(candidate: str, reference: str) -> None:
 @pytest.mark.parametrize(("candidate", "reference"), NOT_PARTIAL_AGGREGATES)
 def test_does_not_combine_what_does_not_combine(candidate: str, reference: str) -> None:
     assert not proved(candidate, reference)
+
+
+def test_a_proof_spends_one_floating_point_call_of_work_at_most() -> None:
+    # Floating-point calls rarely decide a proof and cost z3 ~0.25 s each: after one
+    # call's share of the units, another answers "unknown" (which counts as "can hold")
+    # without running; linear calls are not affected.
+    import z3
+
+    from sqlequiv.symbolic.effort import units_spent
+    from sqlequiv.symbolic.prove import Prover
+
+    class _NoRows:
+        def constraints(self) -> list[z3.BoolRef]:
+            return []
+
+    prover = Prover(load_schema("CREATE TABLE t (a INT)"))
+    x, y, z = z3.FPs("x y z", z3.Float64())
+    rne = z3.RNE()
+    hard = z3.And(
+        z3.fpMul(rne, x, y) == z3.fpAdd(rne, z, x),
+        z3.fpDiv(rne, z, y) > x,
+        z3.fpGT(x, z3.FPVal(1.5, z3.Float64())),
+    )
+    scope: Any = _NoRows()
+    before = units_spent()
+    assert prover.satisfiable(scope, hard)  # unknown within its share: counts as yes
+    assert units_spent() - before > 1000
+    before = units_spent()
+    assert prover.satisfiable(scope, hard)
+    assert units_spent() - before < 100  # not run again
+    i = z3.Int("i")
+    assert not prover.satisfiable(scope, z3.And(i > 1, i < 1))
