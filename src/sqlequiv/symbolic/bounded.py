@@ -62,7 +62,7 @@ from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.averages import Averages
-from sqlequiv.symbolic.effort import rlimit_for, units_spent
+from sqlequiv.symbolic.effort import Units, rlimit_for
 from sqlequiv.symbolic.encode import MAX_TERMS, BudgetExceeded, Encoder, SizeBudget
 from sqlequiv.symbolic.formulas import FALSE, conj, disj, equal, neg
 from sqlequiv.symbolic.relations import Relation, Row, bags_differ, bags_differ_pairwise, same_value
@@ -201,7 +201,7 @@ class _Run:
     #: Whether z3's resource limit, not the clock, stopped a call.
     out_of_work: bool = False
     #: z3 units the run may still spend (:data:`BOUNDED_TOTAL_RLIMIT`).
-    units_left: int = BOUNDED_TOTAL_RLIMIT
+    units: Units = field(default_factory=lambda: Units(BOUNDED_TOTAL_RLIMIT))
     #: Whether the run's total, not the per-call limit, stopped a call.
     out_of_total: bool = False
     #: (rows, terms) of each bound's encoding so far.
@@ -365,19 +365,16 @@ class _Run:
         for _ in range(MAX_REFINEMENTS + 1):
             # Work, not time, bounds each call and the run (the wall clock is the
             # safety net): a call gets its limit, or what is left of the run's.
-            limit = min(encoded.rlimit, self.units_left)
-            if limit <= 0:
+            capped = self.units.left < encoded.rlimit
+            encoded.solver.set("timeout", self.remaining_ms())
+            verdict = self.units.check(encoded.solver, encoded.rlimit)
+            if verdict is None:
                 self.out_of_work = self.out_of_total = True
                 return z3.unknown
-            encoded.solver.set("rlimit", limit)
-            encoded.solver.set("timeout", self.remaining_ms())
-            before = units_spent()
-            verdict = encoded.solver.check()
-            self.units_left -= units_spent() - before
             cancelled = verdict == z3.unknown and "cancel" in encoded.solver.reason_unknown()
             if cancelled and time.monotonic() < self.deadline - 0.01:
                 self.out_of_work = True  # cancelled with time left: the resource limit
-                self.out_of_total = limit < encoded.rlimit
+                self.out_of_total = capped
             if verdict != z3.sat:
                 return verdict
             model = encoded.solver.model()

@@ -110,3 +110,38 @@ def units_spent() -> int:
     stats = z3.Solver().statistics()
     keys = stats.keys()  # z3's Statistics has no ``in``
     return int(stats.get_key_value("rlimit count")) if "rlimit count" in keys else 0
+
+
+class Units:
+    """A budget of z3 resource units that several solver calls share.
+
+    Example:
+        >>> budget = Units(1_000_000)
+        >>> solver = z3.Solver()
+        >>> solver.add(z3.Int("i") > 1)
+        >>> budget.check(solver, 4_000_000), 0 < budget.left < 1_000_000
+        (sat, True)
+        >>> Units(0).check(solver, 4_000_000) is None
+        True
+    """
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+
+    def check(
+        self, solver: z3.Solver, limit: int, *shared: Units
+    ) -> z3.CheckSatResult | None:
+        """``solver.check()`` within ``limit`` units and what is left of this budget and
+        of the ``shared`` ones, each charged what it spent; None (not run) when one of
+        them has nothing left."""
+        budgets = (self, *shared)
+        room = min(limit, *(b.left for b in budgets))
+        if room <= 0:
+            return None
+        solver.set("rlimit", room)
+        before = units_spent()
+        answer = solver.check()
+        spent = units_spent() - before
+        for budget in budgets:
+            budget.left -= spent
+        return answer

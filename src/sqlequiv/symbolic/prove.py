@@ -56,7 +56,7 @@ from sqlequiv.symbolic.dependencies import (
     identifying_columns,
     is_set,
 )
-from sqlequiv.symbolic.effort import FLOAT_SHARE, slow, units_spent
+from sqlequiv.symbolic.effort import FLOAT_SHARE, Units, slow
 from sqlequiv.symbolic.scope import Scope, Side
 from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join, semi_join_exists
 from sqlequiv.symbolic.setops import set_normal_form
@@ -110,7 +110,7 @@ class Prover:
         # Units left to the running proof's floating-point and nonlinear calls: one such
         # call's share (see effort.FLOAT_SHARE). Such proofs rarely exist and the ones
         # that do took a fifth of it; a second call was a quarter second more of unknown.
-        self._slow_left = self.solver_rlimit // FLOAT_SHARE
+        self._slow = Units(self.solver_rlimit // FLOAT_SHARE)
         self.last_reason: str | None = None
         #: ``not_found`` when :attr:`last_reason` names a fact not proved rather than a
         #: construct not handled (``unsupported``, the default).
@@ -124,7 +124,7 @@ class Prover:
 
         self._deadline = time.monotonic() + self.time_budget
         self._checks_left = self.max_checks
-        self._slow_left = self.solver_rlimit // FLOAT_SHARE
+        self._slow = Units(self.solver_rlimit // FLOAT_SHARE)
         self.last_reason = self.stopped_by = self.last_status = None
         try:
             left = unnest(read_query(candidate, top=True))
@@ -1012,18 +1012,12 @@ class Prover:
             timeout = max(1, min(timeout, int((self._deadline - time.monotonic()) * 1000)))
         solver.set("timeout", timeout)
         constraints = scope.constraints()
+        solver.add(*constraints, formula)
         if not slow([*constraints, formula]):
             solver.set("rlimit", self.solver_rlimit)
-            solver.add(*constraints, formula)
             return bool(solver.check() != z3.unsat)
-        if self._slow_left <= 0:
-            return True  # no work left for it: unknown, which counts as yes
-        solver.set("rlimit", self._slow_left)
-        solver.add(*constraints, formula)
-        before = units_spent()
-        answer = solver.check()
-        self._slow_left -= units_spent() - before
-        return bool(answer != z3.unsat)
+        # None: no work left for it, unknown, which counts as yes.
+        return bool(self._slow.check(solver, self.solver_rlimit) != z3.unsat)
 
     def valid(self, scope: Scope, formula: z3.BoolRef) -> bool:
         """Whether ``formula`` holds under the scope's constraints (unknown counts as no)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import z3
@@ -28,7 +29,7 @@ from sqlequiv.deadline import Deadline
 from sqlequiv.schema.model import ForeignKey, Schema, Table
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
-from sqlequiv.symbolic.effort import FLOAT_SHARE, slow, units_spent
+from sqlequiv.symbolic.effort import FLOAT_SHARE, Units, slow
 from sqlequiv.symbolic.prove import Prover
 from sqlequiv.symbolic.scope import Scope
 from sqlequiv.symbolic.terms import Unsupported, model_value
@@ -59,7 +60,7 @@ def witness_databases(
     """
     deadline = Deadline.after(time_budget)
     prover = Prover(schema, solver_timeout_ms=solver_timeout_ms, time_budget=time_budget)
-    units = _Units(WITNESS_RLIMIT, prover.solver_rlimit // 4 // FLOAT_SHARE)
+    units = _Budgets(Units(WITNESS_RLIMIT), Units(prover.solver_rlimit // 4 // FLOAT_SHARE))
     out: list[Database] = []
     seen: set[Any] = set()
     try:
@@ -82,13 +83,13 @@ def witness_databases(
     return out
 
 
-class _Units:
-    """What is left of a resource budget shared by several solver calls, and of its
-    part for floating-point and nonlinear ones."""
+@dataclass(frozen=True)
+class _Budgets:
+    """The units all the witnesses of a pair share, and the part of them that
+    floating-point and nonlinear goals share."""
 
-    def __init__(self, left: int, slow_left: int) -> None:
-        self.left = left
-        self.slow_left = slow_left
+    total: Units
+    slow: Units
 
 
 def _block_pairs(left: Query, right: Query) -> Iterator[tuple[Block, Block]]:
@@ -128,7 +129,7 @@ def _pair_witnesses(
     prover: Prover,
     timeout_ms: int,
     deadline: Deadline,
-    units: _Units,
+    units: _Budgets,
 ) -> Iterator[Database]:
     scope = Scope(
         schema,
@@ -155,19 +156,12 @@ def _pair_witnesses(
             # Each call within what is left of the units (and of the clock, the safety
             # net); floating-point goals share one call's part, since none has given a
             # witness on the peer or floor benchmarks.
-            room = min(units.left, units.slow_left) if is_slow else units.left
-            if room <= 0 or deadline.expired():
+            if deadline.expired():
                 break
-            solver.set("rlimit", min(per_call, room))
             solver.set("timeout", deadline.left_ms(cap=timeout_ms))
-            before = units_spent()
-            found = solver.check()
-            spent = units_spent() - before
-            units.left -= spent
-            if is_slow:
-                units.slow_left -= spent
-            if found != z3.sat:
-                break
+            shared = (units.slow,) if is_slow else ()
+            if units.total.check(solver, per_call, *shared) != z3.sat:
+                break  # unsat, unknown, or no units left
             model = solver.model()
             yield _database(scope, model, schema, domains)
             # Ask for a different row next time: change at least one mentioned value.
