@@ -279,6 +279,30 @@ def test_check_turns_attacks_into_errors(sandbox_dir: Path, sql: str, message: s
     _untouched(sandbox_dir)
 
 
+def test_the_executors_own_statements_are_refused_as_queries(sandbox_dir: Path) -> None:
+    # The executor's own writes run in a trusted mode and stay compiled in its statement
+    # cache: the same texts from a query (without the connection's secret mark) must
+    # still be compiled under the authorizer, and refused.
+    ex = _executor()
+    car = (1, 1, "96", 3000, 1970)
+    ex.load(Database({"cars": (car,)}))
+    own = (
+        'DELETE FROM "cars"',
+        'INSERT INTO "cars" VALUES (?, ?, ?, ?, ?)',
+        "BEGIN",
+        "COMMIT",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    for sql in own:
+        with pytest.raises(QueryFailed):
+            ex.run(sql)
+    ex.load(Database({"cars": (car, (2, 2, "150", 2500, 1971))}))
+    assert ex.run("SELECT count(*) FROM cars").rows == ((2,),)
+    ex.load(Database({}))  # a table left empty is emptied all the same
+    assert ex.run("SELECT count(*) FROM cars").rows == ((0,),)
+    _untouched(sandbox_dir)
+
+
 def test_runaway_queries_end_with_their_limit(sandbox_dir: Path) -> None:
     options = Options(query_timeout=0.5)
     forever = (

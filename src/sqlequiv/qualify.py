@@ -11,12 +11,16 @@ rewritten into DuckDB's spelling, each with exactly the source's meaning (see
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.dialects.hive import Hive
 from sqlglot.dialects.postgres import Postgres
 from sqlglot.optimizer.annotate_types import annotate_types
 from sqlglot.optimizer.qualify import qualify
+from sqlglot.schema import MappingSchema
 
 from sqlequiv.mysql_casts import mysql_casts
 from sqlequiv.schema.model import Schema
@@ -24,6 +28,7 @@ from sqlequiv.schema.model import Schema
 __all__ = [
     "annotate_query",
     "qualify_query",
+    "sqlglot_schema",
     "to_duckdb",
     "translate_source",
     "translated_functions",
@@ -43,7 +48,7 @@ def qualify_query(ast: exp.Expression, schema: Schema, dialect: str) -> exp.Expr
         >>> qualify_query(parse_one("SELECT * FROM T"), s, "duckdb").sql()
         'SELECT t.a AS a FROM t AS t'
     """
-    mapping: dict[str, object] = dict(schema.mapping())
+    mapping = sqlglot_schema(schema, dialect)
     qualified = qualify(
         ast.copy(),
         schema=mapping,
@@ -55,8 +60,42 @@ def qualify_query(ast: exp.Expression, schema: Schema, dialect: str) -> exp.Expr
     return annotate_query(qualified, dialect, mapping)
 
 
+def sqlglot_schema(schema: Schema, dialect: str) -> MappingSchema:
+    """``schema`` as sqlglot's optimizer reads it in ``dialect``, built once per schema.
+
+    Building it normalizes every name of every table: for a query on a tiny table that
+    costs as much as qualifying the query, and both sides of every pair (every
+    candidate of a graded item) read the same schema. sqlglot's optimizer only reads it.
+
+    Example:
+        >>> from sqlequiv.schema.model import Column, Schema, Table
+        >>> s = Schema((Table("t", (Column("a", exp.DataType.build("INT")),)),))
+        >>> sqlglot_schema(s, "duckdb") is sqlglot_schema(s, "duckdb")
+        True
+    """
+    key = (id(schema), dialect)
+    with _SCHEMAS_LOCK:
+        cached = _SCHEMAS.get(key)
+        if cached is not None and cached[0] is schema:
+            _SCHEMAS.move_to_end(key)
+            return cached[1]
+    built = MappingSchema(dict(schema.mapping()), dialect=dialect)
+    with _SCHEMAS_LOCK:
+        # The entry holds the schema itself, so its id is not reused while it is cached.
+        _SCHEMAS[key] = (schema, built)
+        if len(_SCHEMAS) > _MAX_SCHEMAS:
+            _SCHEMAS.popitem(last=False)
+    return built
+
+
+#: The schemas :func:`sqlglot_schema` keeps, most recently used last.
+_SCHEMAS: OrderedDict[tuple[int, str], tuple[Schema, MappingSchema]] = OrderedDict()
+_MAX_SCHEMAS = 32
+_SCHEMAS_LOCK = threading.Lock()
+
+
 def annotate_query(
-    tree: exp.Expression, dialect: str, mapping: dict[str, object] | None = None
+    tree: exp.Expression, dialect: str, mapping: MappingSchema | None = None
 ) -> exp.Expression:
     """Translate source-dialect constructs and annotate types (modifies ``tree``)."""
     translate_source(tree, dialect)

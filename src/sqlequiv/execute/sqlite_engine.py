@@ -21,6 +21,12 @@ The sandbox, for untrusted SQL:
   memory (a large sort never writes a file), a 10 MB limit on any string or
   blob and a process-wide heap limit;
 * a progress handler that aborts the query at its deadline.
+
+The authorizer stays installed: SQLite expires every prepared statement whenever
+an authorizer is set, so setting it around each query would recompile the query
+on every database. sqlequiv's own statements (creating, emptying and filling the
+tables) run in a trusted mode and carry a per-connection random comment, so that
+no query text can match, and reuse, a statement compiled in that mode.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import math
+import secrets
 import sqlite3
 import time
 import uuid
@@ -82,7 +89,28 @@ class SQLiteExecutor(WrittenOnActivate):
         self._staged: dict[int, Database] = {}
         self._next = 0
         self._deadline: float | None = None
+        #: Tables that may hold rows (only those are emptied before the next database).
+        self._filled: set[str] = set()
+        #: True only while sqlequiv's own statements run (see the module's docstring).
+        self._trusted = False
+        self._mark = f" -- sqlequiv {secrets.token_hex(16)}"
         self._con.set_progress_handler(self._past_deadline, _PROGRESS_STEPS)
+        self._con.set_authorizer(self._authorize)
+
+    def _own(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        """Run one of sqlequiv's own statements, in the trusted mode."""
+        self._trusted = True
+        try:
+            return self._con.execute(sql + self._mark, params)
+        finally:
+            self._trusted = False
+
+    def _own_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        self._trusted = True
+        try:
+            self._con.executemany(sql + self._mark, rows)
+        finally:
+            self._trusted = False
 
     # -- loading ------------------------------------------------------------
 
@@ -90,16 +118,19 @@ class SQLiteExecutor(WrittenOnActivate):
         """Create empty tables for ``schema`` (dropping the previous schema's)."""
         existing = [
             name
-            for (name,) in self._con.execute(
+            for (name,) in self._own(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             ).fetchall()
         ]
+        # The tables are gone, whatever happens next: none holds rows.
+        self._schema = None
+        self._filled = set()
         try:
             for name in existing:
-                self._con.execute(f"DROP TABLE {_q(name)}")
+                self._own(f"DROP TABLE {_q(name)}")
             for table in schema.tables:
                 columns = ", ".join(_column_sql(c) for c in table.columns)
-                self._con.execute(f"CREATE TABLE {_q(table.name)} ({columns})")
+                self._own(f"CREATE TABLE {_q(table.name)} ({columns})")
         except sqlite3.Error as exc:
             raise SchemaError(
                 "unsupported_schema", f"SQLite cannot create these tables: {first_line(exc)}"
@@ -111,28 +142,34 @@ class SQLiteExecutor(WrittenOnActivate):
     def _write(self, db: Database) -> None:
         if self._schema is None:
             raise RuntimeError("prepare() a schema before loading a database")
+        filled: set[str] = set()
         try:
-            self._con.execute("BEGIN")
+            self._own("BEGIN")
             for table in self._schema.tables:
-                self._con.execute(f"DELETE FROM {_q(table.name)}")
+                if table.name in self._filled:
+                    self._own(f"DELETE FROM {_q(table.name)}")
                 rows = db.rows(table.name)
                 if rows:
+                    filled.add(table.name)
                     marks = ", ".join("?" for _ in table.columns)
-                    self._con.executemany(
+                    self._own_many(
                         f"INSERT INTO {_q(table.name)} VALUES ({marks})",
-                        [tuple(sqlite_value(v) for v in row) for row in rows],
+                        [
+                            tuple(v if type(v) in _STORED else sqlite_value(v) for v in row)
+                            for row in rows
+                        ],
                     )
-            self._con.execute("COMMIT")
+            self._own("COMMIT")
         except (sqlite3.Error, OverflowError) as exc:
             if self._con.in_transaction:
-                self._con.execute("ROLLBACK")
+                self._own("ROLLBACK")  # the tables hold what they held before
             raise QueryFailed(first_line(exc), static=False) from exc
+        self._filled = filled
 
     # -- running ------------------------------------------------------------
 
     def run(self, sql: str) -> ResultSet:
         """Run one read-only query under the sandbox; raise :class:`QueryFailed` on failure."""
-        self._con.set_authorizer(self._authorize)
         self._deadline = time.monotonic() + self.timeout
         try:
             cursor = self._con.execute(sql)
@@ -146,13 +183,11 @@ class SQLiteExecutor(WrittenOnActivate):
             raise self._failure(sql, exc) from exc
         finally:
             self._deadline = None
-            self._con.set_authorizer(None)
         return ResultSet(columns, tuple(tuple(r) for r in rows))
 
     def scalar(self, sql: str) -> Any:
         """Run trusted SQL returning one value (constraint checks; still under the clock,
         since a schema's CHECK expressions are not trusted either)."""
-        self._con.set_authorizer(self._authorize)
         self._deadline = time.monotonic() + self.timeout
         try:
             row = self._con.execute(sql).fetchone()
@@ -163,7 +198,6 @@ class SQLiteExecutor(WrittenOnActivate):
             ) from exc
         finally:
             self._deadline = None
-            self._con.set_authorizer(None)
         return None if row is None else row[0]
 
     def _failure(self, sql: str, exc: BaseException) -> QueryFailed:
@@ -185,19 +219,16 @@ class SQLiteExecutor(WrittenOnActivate):
         overflow in ``sum``). ``EXPLAIN`` compiles the statement without running it."""
         if not isinstance(sql, str):
             return True
-        self._con.set_authorizer(self._authorize)
         try:
             self._con.execute("EXPLAIN " + sql).fetchmany(1)
         except (sqlite3.Error, sqlite3.Warning, ValueError):
             return True
-        finally:
-            self._con.set_authorizer(None)
         return False
 
     def _authorize(
         self, action: int, arg1: str | None, arg2: str | None, db: str | None, source: str | None
     ) -> int:
-        if action in (_SELECT, _RECURSIVE):
+        if self._trusted or action in (_SELECT, _RECURSIVE):
             return _OK
         if action == _READ:
             if db is None:
@@ -228,6 +259,10 @@ def _column_sql(column: Column) -> str:
 
 #: SQLite's built-in collations a column may be created with (BINARY is the default).
 _COLLATIONS = frozenset({"NOCASE", "RTRIM"})
+
+
+#: Types SQLite stores as they are (not an int, which may be out of range, nor a NaN).
+_STORED = frozenset({str, type(None), bytes})
 
 
 def sqlite_value(value: Any) -> Any:

@@ -95,13 +95,30 @@ class GuardedQuery:
     dialect: str
     parsed: exp.Expression
     qualified: exp.Expression
-    duckdb_sql: str
+    #: The DuckDB translation, or None until asked for (see :attr:`duckdb_sql`).
+    translation: str | None
     fully_qualified: bool = True
     engine: str = "duckdb"
 
     #: The translation to the engine's dialect, for an engine other than DuckDB that
     #: does not run the source dialect natively (a ``duckdb`` query on PostgreSQL).
     engine_sql: str = ""
+
+    @property
+    def duckdb_sql(self) -> str:
+        """``to_duckdb(qualified)``; "" where another engine runs the query and sqlglot
+        cannot translate it. Where another engine runs the query it is only
+        informative, and rendered only when asked for."""
+        if self.translation is None:
+            try:
+                text = to_duckdb(self.qualified)
+            except Exception:
+                # Informative only, and sqlglot's generator may throw anything on a
+                # strange tree: no translation then, as for a SqlglotError.
+                text = ""
+            object.__setattr__(self, "translation", text)
+            return text
+        return self.translation
 
     @property
     def executed_sql(self) -> str:
@@ -271,19 +288,17 @@ def _guard(
         qualified = only_full_group_by(qualified, schema, error=source.error)
     source.check_translated(qualified)
 
-    try:
-        duckdb_sql = to_duckdb(qualified)
-    except SqlglotError as exc:
-        if engine == "duckdb":
+    duckdb_sql: str | None = None  # another engine runs the query: rendered when asked for
+    engine_sql = ""
+    if engine == "duckdb":
+        try:
+            duckdb_sql = to_duckdb(qualified)
+        except SqlglotError as exc:
             raise QueryError(
                 side,
                 "unsupported",
                 f"the query cannot be translated to DuckDB: {_one_line(str(exc))}",
             ) from exc
-        duckdb_sql = ""  # another engine runs the query; the translation is only informative
-
-    engine_sql = ""
-    if engine == "duckdb":
         # Defence in depth: check what will actually run, not only what was written.
         _Checker(side, "duckdb", schema, None).recheck(duckdb_sql, "duckdb")
     elif not native(dialect, engine):
@@ -306,7 +321,7 @@ def _guard(
         dialect=dialect,
         parsed=root,
         qualified=qualified,
-        duckdb_sql=duckdb_sql,
+        translation=duckdb_sql,
         fully_qualified=fully_qualified,
         engine=engine,
         engine_sql=engine_sql,
