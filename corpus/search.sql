@@ -92,3 +92,33 @@ SELECT id FROM cars_data WHERE weight / 60 < 5;
 # note: SQLite's integer division truncates toward zero: weight / 60 < 5 iff weight < 300 for every integer weight
 SELECT id FROM cars_data WHERE weight / 60 < 5;
 SELECT id FROM cars_data WHERE weight < 300;
+
+# title: orders placed before the last day of 2020, <= instead of < against a date-only text
+# schema: shop
+# dialect: sqlite
+# expect: not_equivalent
+# note: SQLite compares a TIMESTAMP column with the text '2020-12-31' as text, and '2020-12-31 00:00:00' is after it: only an order whose placed_at is the text '2020-12-31' itself (as Spider's databases store dates) tells <= from <
+SELECT order_id FROM orders WHERE placed_at <= '2020-12-31';
+SELECT order_id FROM orders WHERE placed_at < '2020-12-31';
+
+# title: orders placed by the last day of 2020, <= against < or =
+# schema: shop
+# dialect: sqlite
+# expect: equivalent
+SELECT order_id FROM orders WHERE placed_at <= '2020-12-31';
+SELECT order_id FROM orders WHERE placed_at < '2020-12-31' OR placed_at = '2020-12-31';
+
+# title: students taking more than six courses, >= 6 instead of > 6
+# schema: students
+# dialect: sqlite
+# expect: not_equivalent
+# note: a student in exactly six courses: enrollments are keyed on (student_id, course_id), so the six rows need six courses, more than a shaped database gave a parent table
+SELECT student_id FROM enrollments GROUP BY student_id HAVING COUNT(*) >= 6;
+SELECT student_id FROM enrollments GROUP BY student_id HAVING COUNT(*) > 6;
+
+# title: students taking more than six courses, > 6 and >= 7
+# schema: students
+# dialect: sqlite
+# expect: equivalent
+SELECT student_id FROM enrollments GROUP BY student_id HAVING COUNT(*) >= 7;
+SELECT student_id FROM enrollments GROUP BY student_id HAVING COUNT(*) > 6;
