@@ -109,12 +109,15 @@ def test_the_or_bomb_spends_no_time_in_the_proving_stages() -> None:
 
 
 def test_the_join_bomb_is_still_refuted_by_execution() -> None:
-    # (Sixteen joins, not thirty: a fixture with two equal rows makes 2**joins rows.)
-    v = check(join_chain(16), "SELECT a FROM t", SCHEMA, options=FAST)
+    # (Twelve joins, not thirty: a fixture with two equal rows makes 2**joins rows. With
+    # sixteen, the floor's first 48 databases took 2.6 s on a slow machine, past FAST's
+    # time cap, and the pair came back unknown: the cap is a safety net, and this test
+    # is about the budgets that count work.)
+    v = check(join_chain(12), "SELECT a FROM t", SCHEMA, options=FAST)
     assert (v.verdict, v.method) == ("not_equivalent", "fixture_search")
     # (The random floor may refute it before the prover starts.)
     assert v.timings.get("normalize", 0) + v.timings.get("symbolic", 0) < 2000, v.timings
-    again = check(join_chain(16), "SELECT a FROM t", SCHEMA, options=FAST)
+    again = check(join_chain(12), "SELECT a FROM t", SCHEMA, options=FAST)
     assert again.counterexample == v.counterexample  # budgets by size keep it deterministic
 
 
