@@ -38,6 +38,7 @@ import secrets
 import sqlite3
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from sqlequiv.database import Database
@@ -99,16 +100,17 @@ class SQLiteExecutor(WrittenOnActivate):
 
     def _own(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         """Run one of sqlequiv's own statements, in the trusted mode."""
-        self._trusted = True
-        try:
-            return self._con.execute(sql + self._mark, params)
-        finally:
-            self._trusted = False
+        return self._as_own(self._con.execute, sql, params)
 
     def _own_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        self._as_own(self._con.executemany, sql, rows)
+
+    def _as_own(
+        self, run: Callable[[str, Any], sqlite3.Cursor], sql: str, params: Any
+    ) -> sqlite3.Cursor:
         self._trusted = True
         try:
-            self._con.executemany(sql + self._mark, rows)
+            return run(sql + self._mark, params)
         finally:
             self._trusted = False
 
