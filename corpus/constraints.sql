@@ -163,6 +163,29 @@ SELECT DISTINCT email
 FROM students
 WHERE email IS NOT NULL;
 
+# title: COUNT(DISTINCT) of a UNIQUE column is its COUNT, NULLs skipped by both
+# schema: school
+# expect: equivalent
+# method: normalized
+# note: the floor benchmark's s178 and d119 shape; a UNIQUE column repeats only NULL, and COUNT skips NULL
+SELECT year, COUNT(DISTINCT email)
+FROM students
+GROUP BY year;
+SELECT s.year, COUNT(s.email)
+FROM students s
+GROUP BY s.year;
+
+# title: COUNT(DISTINCT) of a UNIQUE column under a join counts it once per student
+# schema: school
+# expect: not_equivalent
+# note: near miss of the proof above: a student with two enrollments repeats the email in the join
+SELECT COUNT(DISTINCT s.email)
+FROM students s
+JOIN enrollments e ON e.student_id = s.student_id;
+SELECT COUNT(s.email)
+FROM students s
+JOIN enrollments e ON e.student_id = s.student_id;
+
 # title: CHECK on amount makes amount >= 0 the same as amount IS NOT NULL
 # expect: equivalent
 SELECT order_id

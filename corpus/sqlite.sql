@@ -106,3 +106,22 @@ SELECT id FROM cars_data WHERE weight = (year LIKE '1%');
 # expect: equivalent
 SELECT id FROM cars_data WHERE weight < year = 1;
 SELECT id FROM cars_data WHERE (weight < year) = 1;
+
+# title: IN on a subquery of integers is the semi-join, proved on SQLite too
+# expect: equivalent
+# method: symbolic
+# note: both sides of the IN are INTEGER columns, so SQLite converts nothing and DuckDB's semantics, which the prover follows, are SQLite's (the floor benchmark's s022 shape)
+SELECT maker FROM car_makers WHERE id IN (SELECT maker_id FROM cars_data);
+SELECT m.maker FROM car_makers m WHERE EXISTS (SELECT * FROM cars_data c WHERE c.maker_id = m.id);
+
+# title: NOT IN on a subquery with NULLs is not the anti-join
+# expect: not_equivalent
+# note: near miss of the proof above: a car with no maker makes NOT IN unknown for every maker
+SELECT maker FROM car_makers WHERE id NOT IN (SELECT maker_id FROM cars_data);
+SELECT m.maker FROM car_makers m WHERE NOT EXISTS (SELECT * FROM cars_data c WHERE c.maker_id = m.id);
+
+# title: a TEXT column IN a subquery of integers compares as SQLite's affinity says
+# expect: not_equivalent
+# note: near miss: the sides of the IN are of two classes, so no proof is attempted; '0100' is not 100 as text but is after the cast
+SELECT maker FROM car_makers WHERE country IN (SELECT weight FROM cars_data);
+SELECT m.maker FROM car_makers m WHERE EXISTS (SELECT * FROM cars_data c WHERE c.weight = CAST(m.country AS INTEGER));

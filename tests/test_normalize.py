@@ -414,6 +414,11 @@ POSITIVE: list[tuple[str, str, str]] = [
         "SELECT name, customer_id FROM customers WHERE plan = 'x'",
     ),
     (
+        "count-distinct-of-primary-key",
+        "SELECT plan, COUNT(DISTINCT customer_id) FROM customers WHERE name <> 'x' GROUP BY plan",
+        "SELECT c.plan, COUNT(c.customer_id) FROM customers c WHERE c.name <> 'x' GROUP BY c.plan",
+    ),
+    (
         "union-branch-order",
         "SELECT name FROM customers UNION SELECT plan FROM customers WHERE plan <> 'x'",
         "SELECT plan FROM customers WHERE 'x' <> plan UNION SELECT name FROM customers",
@@ -574,6 +579,18 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "distinct-over-non-key",
         "SELECT DISTINCT customer_id, amount FROM orders",
         "SELECT customer_id, amount FROM orders",
+    ),
+    (
+        "count-distinct-of-non-key",
+        "SELECT COUNT(DISTINCT customer_id) FROM orders",
+        "SELECT COUNT(customer_id) FROM orders",
+    ),
+    (
+        "count-distinct-of-key-under-a-join",
+        "SELECT COUNT(DISTINCT c.customer_id) FROM customers c JOIN orders o "
+        "ON o.customer_id = c.customer_id",
+        "SELECT COUNT(c.customer_id) FROM customers c JOIN orders o "
+        "ON o.customer_id = c.customer_id",
     ),
     (
         "distinct-over-key-of-joined-table",

@@ -196,6 +196,15 @@ def test_symbolic_proofs_only_where_sqlite_and_duckdb_agree() -> None:
         ("SELECT price FROM things WHERE price > 1", False),  # NUMERIC affinity
         ("SELECT name FROM things WHERE name = 'x'", False),  # COLLATE NOCASE
         ("SELECT born FROM things WHERE born > '2020-01-01'", False),  # dates are text
+        ("SELECT maker FROM makers WHERE id IN (SELECT maker_id FROM cars)", True),
+        ("SELECT maker FROM makers WHERE id NOT IN (SELECT max(weight) FROM cars)", True),
+        ("SELECT maker FROM makers WHERE id IN (SELECT horsepower FROM cars)", False),
+        ("SELECT maker FROM makers WHERE id IN (SELECT id FROM cars UNION SELECT 1)", False),
+        # What an EXISTS subquery outputs is never read: only its plain columns may be
+        # of any type; its condition is checked as any other.
+        ("SELECT id FROM cars WHERE EXISTS (SELECT born FROM things)", True),
+        ("SELECT id FROM cars WHERE EXISTS (SELECT * FROM things WHERE price > 1)", False),
+        ("SELECT id FROM cars WHERE EXISTS (SELECT upper(born) FROM things)", False),
     ],
 )
 def test_the_portable_fragment(sql: str, expected: bool) -> None:

@@ -62,7 +62,10 @@ def portable(query: exp.Expression, schema: Schema) -> bool:
         False
     """
     tables = _aliases(query, schema)
+    unread = _unread_columns(query)
     for node in query.walk():
+        if id(node) in unread:
+            continue
         if not isinstance(node, _STRUCTURE + _PREDICATES + _VALUES):
             return False
         if isinstance(node, exp.Column) and not _portable_column(node, tables):
@@ -90,6 +93,21 @@ def portable(query: exp.Expression, schema: Schema) -> bool:
         if isinstance(node, exp.If) and not _predicate(node.this):
             return False
     return True
+
+
+def _unread_columns(query: exp.Expression) -> set[int]:
+    """The plain columns an ``EXISTS`` subquery outputs: only whether it has a row is
+    read, and a column reference cannot fail, so their types do not matter."""
+    unread: set[int] = set()
+    for exists in query.find_all(exp.Exists):
+        select = exists.this
+        while isinstance(select, exp.Subquery | exp.Paren):
+            select = select.this
+        if isinstance(select, exp.Select):
+            for projection in select.expressions:
+                if isinstance(projection.unalias(), exp.Column | exp.Star | exp.Literal):
+                    unread.update(id(n) for n in projection.walk())
+    return unread
 
 
 def _aliases(query: exp.Expression, schema: Schema) -> dict[str, list[Table]]:
@@ -152,12 +170,27 @@ def _value_class(node: exp.Expression) -> str | None:
     return None
 
 
+def _only_column(query: exp.Expression) -> exp.Expression | None:
+    """The one output expression of a subquery that is a plain SELECT; None otherwise."""
+    while isinstance(query, exp.Subquery | exp.Paren):
+        query = query.this
+    if not isinstance(query, exp.Select) or len(query.expressions) != 1:
+        return None
+    return query.expressions[0].unalias()
+
+
 def _same_class(node: exp.Expression) -> bool:
     """Both sides of a comparison are numbers, or both text (NULL goes with either)."""
     operands: list[exp.Expression] = [node.this]
     if isinstance(node, exp.In):
-        if node.args.get("query") is not None:
-            return False  # IN (subquery): the subquery's column class is not tracked
+        query = node.args.get("query")
+        if query is not None:
+            # IN (subquery): compared with the subquery's one column, as `=` would be
+            # (its own columns are checked where the walk meets them).
+            column = _only_column(query)
+            if column is None:
+                return False
+            operands.append(column)
         operands += node.expressions
     elif isinstance(node, exp.Between):
         operands += [node.args["low"], node.args["high"]]

@@ -9,8 +9,8 @@ with ``ignore_column_order``, neither does the order of the top-level
 columns. Each rule is a module of its own whose docstring says why it is
 sound; when a rule is unsure it leaves the tree alone, and the pair simply
 goes on to the later stages. "Every database" means every database that
-satisfies the schema's declared constraints: only ``drop_key_distinct`` relies
-on them (on primary and NOT NULL unique keys).
+satisfies the schema's declared constraints: only ``drop_key_distinct`` and
+``drop_key_count_distinct`` rely on them (on primary and unique keys).
 
 The rules run in order, in three phases. Structural rules first (inline
 CTEs, flatten inner joins, merge derived tables, expand BETWEEN, push NOT,
@@ -59,6 +59,7 @@ from sqlequiv.normalize.canonical_aliases import canonical_aliases
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
 from sqlequiv.normalize.count_star import count_star
 from sqlequiv.normalize.distinct_group_by import distinct_group_by
+from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
 from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
 from sqlequiv.normalize.ensure_parens import ensure_parens
 from sqlequiv.normalize.exists_select_one import exists_select_one
@@ -106,6 +107,7 @@ RULES: tuple[Rule, ...] = (
     collapse_identity_selects,
     having_to_where,
     drop_key_distinct,
+    drop_key_count_distinct,
     strip_parens,
     expand_between,
     normalize_in,

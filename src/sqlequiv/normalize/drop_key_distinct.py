@@ -49,7 +49,7 @@ def drop_key_distinct(expression: E, *, schema: Schema) -> E:
         source = from_.this
         if not is_simple_table(source) or source.args.get("db"):
             continue
-        if source.name not in schema or _is_cte_reference(select, source.name):
+        if source.name not in schema or is_cte_reference(select, source.name):
             continue
         if any(contains(p, exp.AggFunc, exp.Window) for p in select.expressions):
             continue
@@ -68,7 +68,7 @@ def drop_key_distinct(expression: E, *, schema: Schema) -> E:
     return expression
 
 
-def _is_cte_reference(select: exp.Select, name: str) -> bool:
+def is_cte_reference(select: exp.Select, name: str) -> bool:
     """Whether ``name`` in ``select``'s FROM could denote a CTE rather than the table."""
     node: exp.Expr | None = select
     while node is not None:
