@@ -176,7 +176,8 @@ def _only_column(query: exp.Expression) -> exp.Expression | None:
         query = query.this
     if not isinstance(query, exp.Select) or len(query.expressions) != 1:
         return None
-    return query.expressions[0].unalias()
+    column: exp.Expression = query.expressions[0].unalias()
+    return column
 
 
 def _same_class(node: exp.Expression) -> bool:
