@@ -200,6 +200,21 @@ def test_the_refuting_stages_alone_search_a_proved_pair() -> None:
     assert evidence["fixtures_tried"] > 0 and evidence["proof"] is None
 
 
+@pytest.mark.parametrize("dialect", ["duckdb", "sqlite"])
+def test_hypothesis_alone_finds_a_difference(dialect: str) -> None:
+    # No floor and no random draws: the budget's twelve databases are Hypothesis's,
+    # drawn first and probed together (one statement on DuckDB).
+    from sqlequiv.pipeline import fixture_search
+
+    options = Options(floor_databases=0, max_fixtures=12, symbolic=False)
+    pair = ("SELECT a FROM t", "SELECT a FROM t WHERE a > 0", T_DDL)
+    v = check(*pair, dialect=dialect, options=options, stages=(fixture_search,))
+    assert v.verdict == "not_equivalent", v.to_dict()
+    evidence = v.to_dict()["evidence"]
+    assert evidence["found_by"] == "hypothesis"
+    assert 0 < evidence["fixtures_tried"] <= 12
+
+
 def test_on_sqlite_a_query_outside_the_shared_fragment_is_not_attempted() -> None:
     v = check(
         "SELECT a FROM t WHERE a || 'x' = 'yx'",
@@ -212,6 +227,29 @@ def test_on_sqlite_a_query_outside_the_shared_fragment_is_not_attempted() -> Non
     assert v.evidence.proof is not None
     assert v.evidence.proof.status == "not_attempted"
     assert "candidate query" in v.evidence.proof.reason
+    # Bounded verification's models would be DuckDB's differences: not run at all.
+    evidence = v.to_dict()["evidence"]
+    assert evidence["bounded_status"] == "skipped" and evidence["bounded"] is None
+    assert "candidate query" in evidence["bounded_reason"]
+
+
+def test_on_sqlite_queries_in_the_shared_fragment_get_bounded_evidence() -> None:
+    # Integer keys only: the queries mean on SQLite what they mean on DuckDB, so the
+    # encoding's "same up to 3 rows" is evidence about the engine that ran them.
+    ddl = (
+        "CREATE TABLE c (id INTEGER PRIMARY KEY, name TEXT);"
+        "CREATE TABLE k (id INTEGER PRIMARY KEY, c INTEGER REFERENCES c (id))"
+    )
+    v = check(
+        "SELECT name FROM c WHERE NOT EXISTS (SELECT 1 FROM k WHERE k.c = c.id)",
+        "SELECT name FROM c WHERE id NOT IN (SELECT c FROM k WHERE c IS NOT NULL)",
+        ddl,
+        dialect="sqlite",
+    )
+    assert v.verdict == "unknown"
+    evidence = v.to_dict()["evidence"]
+    assert (evidence["bounded_status"], evidence["bounded"]) == ("same", 3)
+    assert evidence["bounded_semantics"] is None
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ from sqlequiv.execute import shared_executor
 from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.options import Options
+from sqlequiv.portable import portable, postgres_portable
 from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import Domains, build_domains
@@ -37,6 +38,8 @@ from sqlequiv.verdict import Counterexample, Verdict, VerdictKind
 #: Rows per table (each row a tuple in the schema's column order), e.g. sampled from
 #: the real database, whose values the search also draws from.
 SeedData = Mapping[str, Sequence[Sequence[Any]]]
+
+_ENGINE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
 
 
 class Timer:
@@ -135,6 +138,31 @@ class Pair:
             relevant=self.harvested.mentioned,
             deadline=self.deadline,
         )
+
+    @cached_property
+    def semantics_gap(self) -> str | None:
+        """Why the symbolic layer's terms, which mean what DuckDB computes, may not mean
+        what this pair's engine computes for these queries; None when they do (the
+        engine is DuckDB, or both queries stay where the two engines agree)."""
+        if self.engine_name == "duckdb":
+            return None
+        engine = _ENGINE_NAMES.get(self.engine_name, self.engine_name)
+        for query in (self.candidate, self.reference):
+            if not portable(query.qualified, self.schema):
+                return (
+                    f"the {query.side} query uses what {engine} computes differently from "
+                    "DuckDB, whose semantics the symbolic layer follows"
+                )
+        if self.engine_name == "postgres":
+            bytewise = bool(getattr(self.engine, "bytewise_text", False))
+            for query in (self.candidate, self.reference):
+                if not postgres_portable(query.qualified, self.schema, bytewise_text=bytewise):
+                    return (
+                        f"the {query.side} query compares char(n) or text under a collation "
+                        "that PostgreSQL and DuckDB, whose semantics the symbolic layer "
+                        "follows, order differently"
+                    )
+        return None
 
     def verdict(self, kind: VerdictKind, **fields: Any) -> Verdict:
         """A verdict on this pair, with the options, timings and executed queries."""

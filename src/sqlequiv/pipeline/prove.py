@@ -17,7 +17,6 @@ from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import TooLarge, canonical_sql
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
-from sqlequiv.portable import portable, postgres_portable
 from sqlequiv.verdict import Verdict
 
 
@@ -47,34 +46,15 @@ def symbolic(pair: Pair) -> Verdict | None:
     return None
 
 
-_ENGINE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
-
-
 def _prove(pair: Pair) -> tuple[str | None, ProofEvidence]:
     """The layer's method, or None and why there is no proof."""
     cand, ref, schema = pair.candidate, pair.reference, pair.schema
-    # The symbolic layer's terms mean what DuckDB computes; on SQLite (type affinity,
-    # text compared as text) a proof of them is about another engine, unless both
-    # queries stay where the two engines agree.
-    if pair.engine_name != "duckdb":
-        engine = _ENGINE_NAMES.get(pair.engine_name, pair.engine_name)
-        for query in (cand, ref):
-            if not portable(query.qualified, schema):
-                return None, ProofEvidence(
-                    "not_attempted",
-                    f"the {query.side} query uses what {engine} computes differently from "
-                    "DuckDB, whose semantics the prover follows",
-                )
-        if pair.engine_name == "postgres":
-            bytewise = bool(getattr(pair.engine, "bytewise_text", False))
-            for query in (cand, ref):
-                if not postgres_portable(query.qualified, schema, bytewise_text=bytewise):
-                    return None, ProofEvidence(
-                        "not_attempted",
-                        f"the {query.side} query compares char(n) or text under a collation "
-                        "that PostgreSQL and DuckDB, whose semantics the prover follows, "
-                        "order differently",
-                    )
+    # On SQLite (type affinity, text compared as text) or PostgreSQL (collations), a
+    # proof of DuckDB's terms is about another engine, unless both queries stay where
+    # the engines agree.
+    gap = pair.semantics_gap
+    if gap is not None:
+        return None, ProofEvidence("not_attempted", gap)
     method = pair.layer.prove(cand, ref, schema, pair.options, deadline=pair.deadline)
     pair.note_stop("symbolic")
     why = getattr(pair.layer, "last_proof", None) or ProofEvidence(
