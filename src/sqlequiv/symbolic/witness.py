@@ -40,6 +40,11 @@ __all__ = ["witness_databases"]
 #: clock, bound the work, so the same pair always gets the same witnesses.
 MODELS_PER_PAIR = 4
 MAX_PAIRS = 8
+#: The part of the prover's limit all of a pair's floating-point and nonlinear witness
+#: goals share (see :data:`~sqlequiv.symbolic.effort.FLOAT_SHARE`): none has given a
+#: witness on the peer or floor benchmarks or the corpus, and the former quarter of one
+#: call's share (15,625 units) cost 0.1-0.5 s of each such unknown.
+SLOW_WITNESS_SHARE = 16 * FLOAT_SHARE
 #: z3's resource units for all the witnesses of one pair of queries: work, not the
 #: wall clock, ends the search for them (its time budget is the safety net).
 WITNESS_RLIMIT = 4_000_000
@@ -60,7 +65,7 @@ def witness_databases(
     """
     deadline = Deadline.after(time_budget)
     prover = Prover(schema, solver_timeout_ms=solver_timeout_ms, time_budget=time_budget)
-    units = _Budgets(Units(WITNESS_RLIMIT), Units(prover.solver_rlimit // 4 // FLOAT_SHARE))
+    units = _Budgets(Units(WITNESS_RLIMIT), Units(prover.solver_rlimit // SLOW_WITNESS_SHARE))
     out: list[Database] = []
     seen: set[Any] = set()
     try:
@@ -149,7 +154,7 @@ def _pair_witnesses(
         per_call = prover.solver_rlimit // 4
         is_slow = slow([*constraints, goal])
         if is_slow:
-            per_call //= FLOAT_SHARE
+            per_call = prover.solver_rlimit // SLOW_WITNESS_SHARE
         solver.add(*constraints)
         solver.add(goal)
         for _ in range(MODELS_PER_PAIR):
