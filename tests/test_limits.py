@@ -598,3 +598,28 @@ def test_sqlequiv_grade_refuses_outside_paths_unless_allowed(
     }
     assert read_document(suite).files == {}
     assert main([*argv, "--no-audit", "--jobs", "1", "--allow-outside-paths"]) == 0
+
+
+def test_floating_point_witness_goals_share_a_thousand_units() -> None:
+    # Bit-blasting a DOUBLE division took z3 0.1-0.5 s of each such unknown and gave no
+    # witness on any benchmark: such goals get SLOW_WITNESS_UNITS in all, linear ones
+    # their usual share.
+    from sqlequiv.search.domains import build_domains
+    from sqlequiv.search.harvest import harvest
+    from sqlequiv.symbolic.effort import units_spent
+    from sqlequiv.symbolic.witness import SLOW_WITNESS_UNITS
+
+    schema = load_schema("CREATE TABLE f (id INT PRIMARY KEY, d DOUBLE, n INT)")
+    layer = Z3Layer()
+
+    def spent(cand_sql: str, ref_sql: str) -> int:
+        cand = guard_query(cand_sql, schema, side="candidate")
+        ref = guard_query(ref_sql, schema, side="reference")
+        domains = build_domains(schema, harvest([cand.qualified, ref.qualified]), 3)
+        before = units_spent()
+        layer.witnesses(cand, ref, schema, domains, FAST)
+        return units_spent() - before
+
+    slow = spent("SELECT id FROM f WHERE d / 60 < 5", "SELECT id FROM f WHERE d < 300")
+    assert 0 < slow <= 2 * SLOW_WITNESS_UNITS  # a call may overshoot its limit a little
+    assert spent("SELECT id FROM f WHERE n < 5", "SELECT id FROM f WHERE n <= 5") > 0

@@ -251,10 +251,10 @@ def test_does_not_combine_what_does_not_combine(candidate: str, reference: str) 
     assert not proved(candidate, reference)
 
 
-def test_a_proof_spends_a_quarter_of_a_floating_point_call_of_work_at_most() -> None:
-    # Floating-point calls rarely decide a proof and cost z3 ~0.25 s per 62,500 units:
-    # after the proof's share of the units, another answers "unknown" (which counts as
-    # "can hold") without running; linear calls are not affected.
+def test_a_proof_spends_one_floating_point_call_of_work_at_most() -> None:
+    # Floating-point calls rarely decide a proof and cost z3 ~0.25 s each: after the
+    # proof's share of the units, another answers "unknown" (which counts as "can hold")
+    # without running; linear calls are not affected.
     import z3
 
     from sqlequiv.symbolic.effort import units_spent

@@ -29,7 +29,7 @@ from sqlequiv.deadline import Deadline
 from sqlequiv.schema.model import ForeignKey, Schema, Table
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
-from sqlequiv.symbolic.effort import FLOAT_SHARE, Units, slow
+from sqlequiv.symbolic.effort import Units, slow
 from sqlequiv.symbolic.prove import Prover
 from sqlequiv.symbolic.scope import Scope
 from sqlequiv.symbolic.terms import Unsupported, model_value
@@ -40,11 +40,12 @@ __all__ = ["witness_databases"]
 #: clock, bound the work, so the same pair always gets the same witnesses.
 MODELS_PER_PAIR = 4
 MAX_PAIRS = 8
-#: The part of the prover's limit all of a pair's floating-point and nonlinear witness
-#: goals share (see :data:`~sqlequiv.symbolic.effort.FLOAT_SHARE`): none has given a
-#: witness on the peer or floor benchmarks or the corpus, and the former quarter of one
-#: call's share (15,625 units) cost 0.1-0.5 s of each such unknown.
-SLOW_WITNESS_SHARE = 16 * FLOAT_SHARE
+#: z3's resource units all of a pair's floating-point and nonlinear witness goals share
+#: (see :mod:`~sqlequiv.symbolic.effort`): enough for a goal that is plain once
+#: simplified. None has given a witness on the peer or floor benchmarks or the corpus;
+#: with the former 15,625 units, or 3,900, such goals took 0.1-0.5 s of each unknown
+#: that had one (z3 spends them bit-blasting), with 1,000 they take 10-30 ms.
+SLOW_WITNESS_UNITS = 1_000
 #: z3's resource units for all the witnesses of one pair of queries: work, not the
 #: wall clock, ends the search for them (its time budget is the safety net).
 WITNESS_RLIMIT = 4_000_000
@@ -65,7 +66,7 @@ def witness_databases(
     """
     deadline = Deadline.after(time_budget)
     prover = Prover(schema, solver_timeout_ms=solver_timeout_ms, time_budget=time_budget)
-    units = _Budgets(Units(WITNESS_RLIMIT), Units(prover.solver_rlimit // SLOW_WITNESS_SHARE))
+    units = _Budgets(Units(WITNESS_RLIMIT), Units(SLOW_WITNESS_UNITS))
     out: list[Database] = []
     seen: set[Any] = set()
     try:
@@ -154,13 +155,12 @@ def _pair_witnesses(
         per_call = prover.solver_rlimit // 4
         is_slow = slow([*constraints, goal])
         if is_slow:
-            per_call = prover.solver_rlimit // SLOW_WITNESS_SHARE
+            per_call = SLOW_WITNESS_UNITS
         solver.add(*constraints)
         solver.add(goal)
         for _ in range(MODELS_PER_PAIR):
             # Each call within what is left of the units (and of the clock, the safety
-            # net); floating-point goals share one call's part, since none has given a
-            # witness on the peer or floor benchmarks.
+            # net); floating-point goals share SLOW_WITNESS_UNITS.
             if deadline.expired():
                 break
             solver.set("timeout", deadline.left_ms(cap=timeout_ms))
