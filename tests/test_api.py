@@ -215,6 +215,25 @@ def test_hypothesis_alone_finds_a_difference(dialect: str) -> None:
     assert 0 < evidence["fixtures_tried"] <= 12
 
 
+@pytest.mark.parametrize("max_fixtures", [0, 5, 20])
+def test_shaped_databases_before_the_proof_stay_within_the_budget(max_fixtures: int) -> None:
+    # GROUP BY opens the shaped databases before the proof; they are the rich part's,
+    # so a small --max-fixtures bounds them too.
+    grouped = (
+        "SELECT a, COUNT(*) FROM t WHERE a > 1 AND b > 2 GROUP BY a "
+        "QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1",
+        "SELECT a, COUNT(*) FROM t WHERE b > 2 AND a > 1 AND a > 0 GROUP BY a "
+        "QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1",
+    )
+    options = Options(max_fixtures=max_fixtures)
+    v = check(*grouped, T_DDL, options=options)
+    assert v.verdict == "unknown"
+    evidence = v.to_dict()["evidence"]
+    assert evidence["budget"]["max_fixtures"] == options.floor_databases + max_fixtures
+    assert options.floor_databases - 5 < evidence["fixtures_tried"]
+    assert evidence["fixtures_tried"] <= options.floor_databases + max_fixtures
+
+
 def test_on_sqlite_a_query_outside_the_shared_fragment_is_not_attempted() -> None:
     v = check(
         "SELECT a FROM t WHERE a || 'x' = 'yx'",
