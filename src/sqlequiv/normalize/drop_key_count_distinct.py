@@ -21,8 +21,8 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import is_simple_table, truthy_args
-from sqlequiv.normalize.drop_key_distinct import is_cte_reference
+from sqlequiv.normalize._util import truthy_args
+from sqlequiv.normalize.drop_key_distinct import only_table
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
@@ -49,15 +49,8 @@ def drop_key_count_distinct(expression: E, *, schema: Schema) -> E:
             continue
         column = distinct.expressions[0]
         select = _own_select(count)
-        if select is None or select.args.get("joins") or select.args.get("laterals"):
-            continue
-        from_ = select.args.get("from_")
-        if from_ is None or truthy_args(from_) != {"this"}:
-            continue
-        source = from_.this
-        if not is_simple_table(source) or source.args.get("db"):
-            continue
-        if source.name not in schema or is_cte_reference(select, source.name):
+        source = None if select is None else only_table(select, schema)
+        if source is None:
             continue
         if column.table != source.alias_or_name:
             continue

@@ -43,13 +43,8 @@ def drop_key_distinct(expression: E, *, schema: Schema) -> E:
         distinct = select.args.get("distinct")
         if distinct is None or truthy_args(distinct) or truthy_args(select) - _ALLOWED:
             continue
-        from_ = select.args.get("from_")
-        if from_ is None or truthy_args(from_) != {"this"}:
-            continue
-        source = from_.this
-        if not is_simple_table(source) or source.args.get("db"):
-            continue
-        if source.name not in schema or is_cte_reference(select, source.name):
+        source = only_table(select, schema)
+        if source is None:
             continue
         if any(contains(p, exp.AggFunc, exp.Window) for p in select.expressions):
             continue
@@ -66,6 +61,22 @@ def drop_key_distinct(expression: E, *, schema: Schema) -> E:
         if any(set(key) <= projected for key in keys):
             select.set("distinct", None)
     return expression
+
+
+def only_table(select: exp.Select, schema: Schema) -> exp.Table | None:
+    """The one table of ``schema`` that ``select`` reads (its FROM, with no join), or
+    None: a derived table, a CTE of that name, or more than one source."""
+    from_ = select.args.get("from_")
+    if from_ is None or truthy_args(from_) != {"this"}:
+        return None
+    if select.args.get("joins") or select.args.get("laterals"):
+        return None
+    source = from_.this
+    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
+        return None
+    if source.name not in schema or is_cte_reference(select, source.name):
+        return None
+    return source
 
 
 def is_cte_reference(select: exp.Select, name: str) -> bool:
