@@ -257,8 +257,8 @@ def test_a_proof_spends_one_floating_point_call_of_work_at_most() -> None:
     # without running; linear calls are not affected.
     import z3
 
-    from sqlequiv.symbolic.effort import units_spent
-    from sqlequiv.symbolic.prove import SLOW_PROOF_SHARE, Prover
+    from sqlequiv.symbolic.effort import FLOAT_SHARE, units_spent
+    from sqlequiv.symbolic.prove import Prover
 
     class _NoRows:
         def constraints(self) -> list[z3.BoolRef]:
@@ -275,7 +275,7 @@ def test_a_proof_spends_one_floating_point_call_of_work_at_most() -> None:
     scope: Any = _NoRows()
     before = units_spent()
     assert prover.satisfiable(scope, hard)  # unknown within its share: counts as yes
-    assert 1000 < units_spent() - before <= prover.solver_rlimit // SLOW_PROOF_SHARE + 100
+    assert 1000 < units_spent() - before <= prover.solver_rlimit // FLOAT_SHARE + 100
     before = units_spent()
     assert prover.satisfiable(scope, hard)
     assert units_spent() - before < 100  # not run again

@@ -73,13 +73,6 @@ __all__ = ["MAX_CHECKS", "Prover"]
 #: Most source bijections tried per pair of blocks.
 MAX_MAPPINGS = 120
 
-#: The part of the limit all of a proof's floating-point and nonlinear calls share: one
-#: such call's (:data:`~sqlequiv.symbolic.effort.FLOAT_SHARE`). On the peer benchmarks
-#: and the corpus, every proof that made such calls spent at most 8,700 units on them in
-#: all (verieql_calcite_132). A quarter of the share was tried: an unknown's proof took
-#: as long (z3 bit-blasts before it counts many units), so the margin stays.
-SLOW_PROOF_SHARE = FLOAT_SHARE
-
 #: Most solver calls of one proof: the deterministic bound on its work (z3's ``rlimit``
 #: bounds each call). Trying all :data:`MAX_MAPPINGS` bijections takes one call each at
 #: least; across the corpus and the peer benchmarks a proof makes at most 128.
@@ -114,9 +107,12 @@ class Prover:
         self._deadline = 0.0
         # Solver calls left to the running proof (None outside equivalent()).
         self._checks_left: int | None = None
-        # Units left to the running proof's floating-point and nonlinear calls (see
-        # SLOW_PROOF_SHARE).
-        self._slow = Units(self.solver_rlimit // SLOW_PROOF_SHARE)
+        # Units left to the running proof's floating-point and nonlinear calls: one such
+        # call's share (see effort.FLOAT_SHARE). On the peer benchmarks and the corpus a
+        # proof spent at most 8,669 units on such calls (verieql_calcite_132); a quarter
+        # of the share was tried and an unknown's proof took as long (z3 bit-blasts
+        # before it counts many units).
+        self._slow = Units(self.solver_rlimit // FLOAT_SHARE)
         self.last_reason: str | None = None
         #: ``not_found`` when :attr:`last_reason` names a fact not proved rather than a
         #: construct not handled (``unsupported``, the default).
@@ -130,7 +126,7 @@ class Prover:
 
         self._deadline = time.monotonic() + self.time_budget
         self._checks_left = self.max_checks
-        self._slow = Units(self.solver_rlimit // SLOW_PROOF_SHARE)
+        self._slow = Units(self.solver_rlimit // FLOAT_SHARE)
         self.last_reason = self.stopped_by = self.last_status = None
         try:
             left = unnest(read_query(candidate, top=True))
