@@ -53,6 +53,13 @@ def refused(sql: str, dialect: str = "duckdb", **kwargs: object) -> QueryError:
     return info.value
 
 
+@pytest.fixture(autouse=True)
+def _guard_afresh() -> None:
+    """Guard every query anew: some tests replace the guard's parts, and a query an
+    earlier test guarded would otherwise come back remembered (see the test below)."""
+    guard_module._GUARDED.clear()
+
+
 @pytest.fixture(scope="module")
 def con() -> Iterator[duckdb.DuckDBPyConnection]:
     """A DuckDB with the schema's (empty) tables: accepted SQL must at least run."""
@@ -781,3 +788,25 @@ def test_rows_of_joins_without_on_never_take_long(join: str, dialect: str) -> No
     with contextlib.suppress(QueryError):  # too_complex, or another refusal: either is fine
         guard_query(sql, SCHEMA, dialect=dialect)
     assert time.perf_counter() - start < 5, join
+
+
+def test_a_query_guarded_again_is_remembered_and_each_caller_gets_its_own_trees() -> None:
+    sql = "SELECT name FROM customers WHERE customer_id > 2 -- remembered"
+    first = guard_query(sql, SCHEMA, side="reference")
+    second = guard_query(sql, SCHEMA, side="candidate")
+    assert second.side == "candidate" and first.side == "reference"
+    assert second.qualified.sql() == first.qualified.sql()
+    # A stage that rewrites its tree in place must not change what the next caller sees.
+    for seen in (first, second):
+        for tree in (seen.parsed, seen.qualified):
+            literal = tree.find(exp.Literal)
+            assert literal is not None
+            literal.replace(exp.Literal.number(7))
+    third = guard_query(sql, SCHEMA)
+    assert "> 2" in third.qualified.sql() and "> 2" in third.parsed.sql()
+    assert second.qualified is not third.qualified
+    # The same text against another schema object is guarded against that schema.
+    other = Schema((Table("customers", (Column("customer_id", _t("INT")),)),))
+    with pytest.raises(QueryError) as err:
+        guard_query(sql, other)
+    assert err.value.kind == "unknown_column"
