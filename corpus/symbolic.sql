@@ -11,6 +11,25 @@ WHERE placed_at BETWEEN TIMESTAMP '2024-01-01 00:00:00' AND TIMESTAMP '2024-01-3
 SELECT order_id FROM orders
 WHERE placed_at >= TIMESTAMP '2024-01-01' AND placed_at < TIMESTAMP '2024-02-01';
 
+# title: an integer divided by a constant and compared with one vs the product
+# expect: equivalent
+# method: symbolic
+# note: DuckDB's / is DOUBLE division; quantity / 12 >= 2 holds exactly for quantity >= 24
+SELECT order_id, line_no FROM order_items WHERE quantity / 12 >= 2;
+SELECT order_id, line_no FROM order_items WHERE quantity >= 24;
+
+# title: a negative divisor turns the comparison around
+# expect: equivalent
+# method: symbolic
+SELECT order_id FROM orders WHERE order_id / -10 < -3;
+SELECT order_id FROM orders WHERE order_id > 30;
+
+# title: near miss: a strict comparison of the quotient misses the product itself
+# expect: not_equivalent
+# note: quantity 24: 24 / 12 is 2.0, not above 2
+SELECT order_id, line_no FROM order_items WHERE quantity / 12 > 2;
+SELECT order_id, line_no FROM order_items WHERE quantity >= 24;
+
 # title: a CASE in the WHERE clause vs the one branch that can be true
 # expect: equivalent
 # method: symbolic

@@ -730,6 +730,42 @@ def test_dialect_division(
     assert _same_value(expected, ours) or (expected is None and ours is None), ours
 
 
+@st.composite
+def _quotient_comparisons(draw: st.DrawFn) -> tuple[str, list[tuple[Any, ...]]]:
+    """``g / c op k`` (or ``k op g / c``) for integer constants near the 2**52 bound of
+    the exact rule, and BIGINT rows at ``k * c`` and either side of it."""
+    c = draw(st.sampled_from([1, 60, -60, 7, -3]) | st.integers(-(10**6), 10**6).filter(bool))
+    limit = 2**52 // abs(c)
+    edges = [0, 5, -5, limit - 1, -(limit - 1), limit]  # the last one is past the rule
+    k = draw(st.sampled_from(edges) | st.integers(-limit, limit))
+    op = draw(st.sampled_from(["=", "<>", "<", "<=", ">", ">="]))
+    divisor = f"({c})" if c < 0 else str(c)
+    expr = f"{k} {op} g / {divisor}" if draw(st.booleans()) else f"g / {divisor} {op} {k}"
+    m = k * c
+    anywhere = draw(st.integers(-(2**63), 2**63 - 1))
+    values = [m - 1, m, m + 1, 2**53 + 1, 2**63 - 1, -(2**63), anywhere]
+    rows = [(None, None, v, None, None, None, None, None) for v in values]
+    return expr, [*rows, (None,) * 8]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=_quotient_comparisons())
+def test_an_integer_quotient_compared_with_a_constant_agrees_with_duckdb(
+    con: duckdb.DuckDBPyConnection, case: tuple[str, list[tuple[Any, ...]]]
+) -> None:
+    """The exact integer form of ``x / c op k`` (DOUBLE division in DuckDB) gives DuckDB's
+    answer at the product ``k * c``, beside it, and at the extremes of BIGINT."""
+    expr, rows = case
+    WIDE.check_one(con, expr, rows)
+
+
+def test_an_integer_quotient_compared_with_a_constant_is_an_integer_comparison() -> None:
+    term = T.translated("i / 60 < 5").value.value.sexpr()
+    assert "fp" not in term and "300" in term, term
+    # Past the bound the rule does not apply: the comparison stays a floating-point one.
+    assert "fp" in T.translated(f"i / 60 < {2**52}").value.value.sexpr()
+
+
 @pytest.mark.parametrize("dialect", ["snowflake", "postgres", "bigquery"])
 def test_dialect_date_trunc(con: duckdb.DuckDBPyConnection, dialect: str) -> None:
     """Snowflake's DATE_TRUNC of a DATE is rendered with a cast back to DATE."""

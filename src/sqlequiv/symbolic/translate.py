@@ -89,6 +89,8 @@ _DIVISION_MIRRORED = (
 )
 
 _NO_ERROR = z3.BoolVal(False)
+#: ``a op b`` is ``b op' a``.
+_MIRRORED_ORDER = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def _is_string_literal(node: exp.Expr) -> bool:
@@ -238,6 +240,8 @@ class Translator:
         ranged = self._truncated_equal(node) if isinstance(node, exp.EQ) else None
         if ranged is None:
             ranged = self._year_compared(node)
+        if ranged is None:
+            ranged = self._quotient_compared(node)
         if ranged is not None:
             return ranged
         a, b = self._operands([node.this, node.expression])
@@ -293,7 +297,7 @@ class Translator:
                 return None
             lo, hi = starts
             if flipped:  # c op YEAR(x) is YEAR(x) op' c
-                op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+                op = _MIRRORED_ORDER.get(op, op)
             m = _micros(x)
             holds = {
                 "=": z3.And(m >= lo, m < hi),
@@ -304,6 +308,43 @@ class Translator:
                 ">=": m >= lo,
             }[op]
             return _known_test(x, bound, holds)
+        return None
+
+    def _quotient_compared(self, node: exp.Binary) -> SymBool | None:
+        """``x / c op k`` for an integer ``x`` and integer constants ``c`` (not 0) and
+        ``k`` with ``|k * c| < 2**52``, as ``x op k * c`` (the order turned for a
+        negative ``c``); None otherwise.
+
+        DuckDB's ``/`` divides in DOUBLE, which z3 can only bit-blast (a proof that
+        ``duration / 60 < 5`` is ``duration < 300`` spent its whole floating-point
+        share and more than a second). The integer form is exact: with ``m = k * c``
+        every integer near ``m`` is a double, rounding is monotone, and an ``x`` that
+        is not ``m`` puts ``x / c`` at least ``1 / c`` from ``k``, more than half the
+        spacing of doubles at ``k`` (``|k| * 2**-53``) when ``|k * c| < 2**53``; so
+        ``round(round(x) / c)`` is on the same side of ``k`` as ``x / c``, and equal
+        to ``k`` exactly when ``x`` is ``m``.
+        """
+        if not _DIVISION_MIRRORED:
+            return None
+        op = COMPARISON_OPS[type(node)]
+        for side, other, flipped in ((node.this, node.expression, False),
+                                     (node.expression, node.this, True)):  # fmt: skip
+            div = side.unnest() if isinstance(side, exp.Paren) else side
+            if not isinstance(div, exp.Div):
+                continue
+            c, k = _int_literal_value(div.right), _int_literal_value(other)
+            if c is None or k is None or c == 0 or abs(k * c) >= 2**52:
+                return None
+            if div.args.get("typed") and all(
+                e.is_type(*exp.DataType.INTEGER_TYPES) for e in (div.left, div.right)
+            ):
+                return None  # integer division (a source dialect's), translated as such
+            x = self.value(div.left)
+            if x.kind != "int":
+                return None
+            if flipped != (c < 0):  # k op x / c, or a negative c: the order turns
+                op = _MIRRORED_ORDER.get(op, op)
+            return compare(op, x, constant(k * c, "int"))
         return None
 
     @staticmethod
