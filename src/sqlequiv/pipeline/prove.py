@@ -90,14 +90,23 @@ def _sqlite_like_patterns(tree: exp.Expression) -> exp.Expression:
     """``tree`` with constant LIKE patterns in lower case: SQLite's LIKE ignores the case of
     ASCII letters (and PRAGMA case_sensitive_like is refused), so ``LIKE 'A%'`` and
     ``LIKE 'a%'`` are the same test there. Only for the canonical form; the query runs as
-    written."""
-    tree = tree.copy()
-    for like in tree.find_all(exp.Like):
+    written. ``tree`` itself where no pattern changes: its canonical form is then the one the
+    prover asks for too, computed once."""
+
+    def lowered(like: exp.Like) -> str | None:
         pattern = like.expression
         if isinstance(like.parent, exp.Escape) or not (
             isinstance(pattern, exp.Literal) and pattern.is_string
         ):
-            continue
-        lowered = "".join(ch.lower() if ch.isascii() else ch for ch in pattern.name)
-        pattern.replace(exp.Literal.string(lowered))
+            return None
+        text = "".join(ch.lower() if ch.isascii() else ch for ch in pattern.name)
+        return None if text == pattern.name else text
+
+    if not any(lowered(like) is not None for like in tree.find_all(exp.Like)):
+        return tree
+    tree = tree.copy()
+    for like in tree.find_all(exp.Like):
+        text = lowered(like)
+        if text is not None:
+            like.expression.replace(exp.Literal.string(text))
     return tree
