@@ -207,7 +207,10 @@ def guard_query(
     key = (sql, id(schema), dialect, engine, max_length, max_nodes, lower_case_table_names)
     known = _remembered(key, schema)
     if known is not None:
-        # Later stages may rewrite the trees in place: each caller gets its own.
+        # No stage modifies a guarded tree (each copies before it rewrites, which the
+        # canonical-form cache relies on too), so the first caller shares the kept trees;
+        # a later one gets copies, so that a stage breaking that rule could not carry its
+        # change into another check.
         return replace(
             known, side=side, parsed=known.parsed.copy(), qualified=known.qualified.copy()
         )
@@ -240,13 +243,14 @@ def guard_query(
             f"the query could not be analysed ({type(exc).__name__}: {_one_line(str(exc))})",
         ) from exc
     _remember(key, schema, guarded)
-    return replace(guarded, parsed=guarded.parsed.copy(), qualified=guarded.qualified.copy())
+    return guarded
 
 
 #: Guarded queries kept, most recently used last, by text, schema and settings: a grader
 #: checks every candidate of an item against one reference, and a benchmark's pairs
-#: share references (166 distinct in the floor benchmark's 312). Guarding a query costs
-#: ~3 ms, mostly sqlglot's qualification; copying its two trees ~0.4 ms.
+#: share references (166 distinct in the floor benchmark's 312), and so does a grader that
+#: calls :func:`sqlequiv.check` per candidate. Guarding a query costs ~3 ms, mostly
+#: sqlglot's qualification; copying its two trees ~0.4 ms.
 _GUARDED: OrderedDict[tuple[object, ...], tuple[Schema, GuardedQuery]] = OrderedDict()
 _MAX_GUARDED = 256
 _GUARDED_LOCK = threading.Lock()
