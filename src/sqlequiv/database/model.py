@@ -38,6 +38,11 @@ class Database:
         """Total number of rows."""
         return sum(len(rows) for rows in self.tables.values())
 
+    @property
+    def filled(self) -> frozenset[str]:
+        """The names of the tables that have rows."""
+        return frozenset(t for t, rows in self.tables.items() if rows)
+
     def replace(self, table: str, rows: tuple[Row, ...]) -> Database:
         """A copy with ``table`` holding ``rows``."""
         return Database({**self.tables, table: rows})

@@ -159,7 +159,7 @@ def verify(db: Database, pair: Pair) -> Counterexample | None:
         return None
     try:
         executor.load(db)
-        if sql_violations(schema, executor.scalar, executor.dialect):
+        if sql_violations(schema, executor.scalar, executor.dialect, tables=db.filled):
             return None
         cand_rows = executor.run(pair.candidate.executed_sql)
         ref_rows = executor.run(pair.reference.executed_sql)
