@@ -247,10 +247,10 @@ def guard_query(
 
 
 #: Guarded queries kept, most recently used last, by text, schema and settings: a grader
-#: checks every candidate of an item against one reference, and a benchmark's pairs
-#: share references (166 distinct in the floor benchmark's 312), and so does a grader that
-#: calls :func:`sqlequiv.check` per candidate. Guarding a query costs ~3 ms, mostly
-#: sqlglot's qualification; copying its two trees ~0.4 ms.
+#: that calls :func:`sqlequiv.check` per candidate guards one reference again and again,
+#: and a benchmark's pairs share references (166 distinct in the floor benchmark's 312).
+#: Guarding a query costs ~3 ms, mostly sqlglot's qualification; copying its two trees
+#: for a later caller ~0.4 ms.
 _GUARDED: OrderedDict[tuple[object, ...], tuple[Schema, GuardedQuery]] = OrderedDict()
 _MAX_GUARDED = 256
 _GUARDED_LOCK = threading.Lock()
