@@ -399,3 +399,16 @@ def test_reported_tables_replay_on_sqlite_as_they_are() -> None:
     example = v.counterexample
     assert sorted(con.execute(cand).fetchall()) == sorted(map(tuple, example.candidate_rows))
     assert sorted(con.execute(ref).fetchall()) == sorted(map(tuple, example.reference_rows))
+
+
+def test_like_patterns_are_lowered_for_the_canonical_form_only_where_they_change() -> None:
+    from sqlequiv.pipeline.prove import _sqlite_like_patterns
+
+    schema = load_schema(CARS, "sqlite")
+    lower = guard_query("SELECT id FROM makers WHERE maker LIKE 'a%'", schema, dialect="sqlite")
+    # Nothing to lower: the tree itself, whose canonical form the prover reuses.
+    assert _sqlite_like_patterns(lower.qualified) is lower.qualified
+    upper = guard_query("SELECT id FROM makers WHERE maker LIKE 'A%'", schema, dialect="sqlite")
+    lowered = _sqlite_like_patterns(upper.qualified)
+    assert lowered is not upper.qualified and "'a%'" in lowered.sql()
+    assert "'A%'" in upper.qualified.sql()  # the guarded tree is left as written
