@@ -228,3 +228,33 @@ SELECT c.customer_id, c.name, COUNT(*) AS order_count
 FROM customers c
 JOIN orders o ON o.customer_id = c.customer_id
 GROUP BY c.customer_id, c.name;
+
+# title: INTERSECT of two filters of students on the key vs both filters at once
+# schema: school
+# expect: equivalent
+# method: normalized
+# note: the floor benchmark's s120 and d081 shape; student_id is the key, so a row of both sides is one student meeting both conditions
+SELECT student_id, name FROM students WHERE year > 2
+INTERSECT
+SELECT student_id, name FROM students WHERE student_id IN (SELECT student_id FROM enrollments);
+SELECT student_id, name FROM students
+WHERE year > 2 AND student_id IN (SELECT student_id FROM enrollments);
+
+# title: INTERSECT of two filters of students on a name vs both filters at once
+# schema: school
+# expect: not_equivalent
+# note: near miss of the proof above: two students share a name, one in year 3, the other enrolled
+SELECT name FROM students WHERE year > 2
+INTERSECT
+SELECT name FROM students WHERE student_id IN (SELECT student_id FROM enrollments);
+SELECT DISTINCT name FROM students
+WHERE year > 2 AND student_id IN (SELECT student_id FROM enrollments);
+
+# title: INTERSECT of two filters on a UNIQUE column that may be NULL vs both filters at once
+# schema: school
+# expect: not_equivalent
+# note: near miss: UNIQUE lets two students have no email; INTERSECT matches the two NULLs
+SELECT email FROM students WHERE year > 2
+INTERSECT
+SELECT email FROM students WHERE year < 2;
+SELECT DISTINCT email FROM students WHERE year > 2 AND year < 2;

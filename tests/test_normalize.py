@@ -419,6 +419,12 @@ POSITIVE: list[tuple[str, str, str]] = [
         "SELECT c.plan, COUNT(c.customer_id) FROM customers c WHERE c.name <> 'x' GROUP BY c.plan",
     ),
     (
+        "intersect-of-filters-on-the-key",
+        "SELECT customer_id, name FROM customers WHERE plan = 'x' "
+        "INTERSECT SELECT customer_id, name FROM customers WHERE name <> 'y'",
+        "SELECT c.customer_id, c.name FROM customers c WHERE c.plan = 'x' AND c.name <> 'y'",
+    ),
+    (
         "union-branch-order",
         "SELECT name FROM customers UNION SELECT plan FROM customers WHERE plan <> 'x'",
         "SELECT plan FROM customers WHERE 'x' <> plan UNION SELECT name FROM customers",
@@ -574,6 +580,12 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "volatile-duplicate",
         "SELECT name FROM customers WHERE random() < 0.5 AND random() < 0.5",
         "SELECT name FROM customers WHERE random() < 0.5",
+    ),
+    (
+        "intersect-of-filters-on-a-non-key",
+        "SELECT name FROM customers WHERE plan = 'x' "
+        "INTERSECT SELECT name FROM customers WHERE name <> 'y'",
+        "SELECT DISTINCT name FROM customers WHERE plan = 'x' AND name <> 'y'",
     ),
     (
         "distinct-over-non-key",

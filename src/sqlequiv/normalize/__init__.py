@@ -9,8 +9,9 @@ with ``ignore_column_order``, neither does the order of the top-level
 columns. Each rule is a module of its own whose docstring says why it is
 sound; when a rule is unsure it leaves the tree alone, and the pair simply
 goes on to the later stages. "Every database" means every database that
-satisfies the schema's declared constraints: only ``drop_key_distinct`` and
-``drop_key_count_distinct`` rely on them (on primary and unique keys).
+satisfies the schema's declared constraints: only ``drop_key_distinct``,
+``drop_key_count_distinct`` and ``intersect_same_table`` rely on them (on primary
+and unique keys).
 
 The rules run in order, in three phases. Structural rules first (inline
 CTEs, flatten inner joins, merge derived tables, expand BETWEEN, push NOT,
@@ -68,6 +69,7 @@ from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins
 from sqlequiv.normalize.having_to_where import having_to_where
 from sqlequiv.normalize.inline_ctes import inline_ctes
+from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.normalize_in import normalize_in
 from sqlequiv.normalize.order_sources import order_sources
@@ -106,6 +108,7 @@ RULES: tuple[Rule, ...] = (
     merge_derived_tables,
     collapse_identity_selects,
     having_to_where,
+    intersect_same_table,
     drop_key_distinct,
     drop_key_count_distinct,
     strip_parens,
