@@ -205,3 +205,18 @@ GROUP BY 1, 2;
 SELECT customer_id, status, SUM(amount)
 FROM orders
 GROUP BY customer_id, status;
+
+# title: a CTE of one aggregate row cross-joined vs the scalar subquery
+# expect: equivalent
+# method: normalized
+# note: the floor benchmark's s096 and d063 shape; an aggregate without GROUP BY is exactly one row
+WITH a AS (SELECT AVG(amount) AS avg_amount FROM orders)
+SELECT o.order_id FROM orders o, a WHERE o.amount > a.avg_amount;
+SELECT order_id FROM orders WHERE amount > (SELECT AVG(amount) FROM orders);
+
+# title: near miss: an aggregate row that HAVING can remove vs the scalar subquery
+# expect: not_equivalent
+# note: with one order, HAVING COUNT(*) > 1 leaves the CTE empty and the join returns nothing
+WITH a AS (SELECT MAX(amount) AS top FROM orders HAVING COUNT(*) > 1)
+SELECT o.order_id FROM orders o, a WHERE o.amount >= a.top;
+SELECT order_id FROM orders WHERE amount >= (SELECT MAX(amount) FROM orders);

@@ -425,6 +425,13 @@ POSITIVE: list[tuple[str, str, str]] = [
         "SELECT c.customer_id, c.name FROM customers c WHERE c.plan = 'x' AND c.name <> 'y'",
     ),
     (
+        "one-row-aggregate-derived-table-vs-scalar-subquery",
+        "SELECT o.order_id, t.m FROM orders o, (SELECT MAX(amount) AS m FROM orders) t "
+        "WHERE o.amount = t.m",
+        "SELECT order_id, (SELECT MAX(amount) FROM orders) FROM orders "
+        "WHERE amount = (SELECT MAX(amount) FROM orders)",
+    ),
+    (
         "union-branch-order",
         "SELECT name FROM customers UNION SELECT plan FROM customers WHERE plan <> 'x'",
         "SELECT plan FROM customers WHERE 'x' <> plan UNION SELECT name FROM customers",
@@ -586,6 +593,18 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "SELECT name FROM customers WHERE plan = 'x' "
         "INTERSECT SELECT name FROM customers WHERE name <> 'y'",
         "SELECT DISTINCT name FROM customers WHERE plan = 'x' AND name <> 'y'",
+    ),
+    (
+        "grouped-aggregate-derived-table-vs-scalar-subquery",
+        "SELECT o.order_id FROM orders o, "
+        "(SELECT MAX(amount) AS m FROM orders GROUP BY customer_id) t WHERE o.amount = t.m",
+        "SELECT order_id FROM orders WHERE amount = (SELECT MAX(amount) FROM orders)",
+    ),
+    (
+        "filtered-aggregate-derived-table-vs-scalar-subquery",
+        "SELECT o.order_id FROM orders o, "
+        "(SELECT MAX(p.amount) AS m FROM orders p WHERE p.order_id < 3) t WHERE o.amount = t.m",
+        "SELECT order_id FROM orders WHERE amount = (SELECT MAX(amount) FROM orders)",
     ),
     (
         "distinct-over-non-key",

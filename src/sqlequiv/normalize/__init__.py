@@ -76,6 +76,7 @@ from sqlequiv.normalize.order_sources import order_sources
 from sqlequiv.normalize.orient_comparisons import orient_comparisons
 from sqlequiv.normalize.push_not import push_not
 from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
+from sqlequiv.normalize.scalar_derived_tables import scalar_derived_tables
 from sqlequiv.normalize.sort_connectives import sort_connectives
 from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
@@ -106,6 +107,7 @@ RULES: tuple[Rule, ...] = (
     inline_ctes,
     flatten_inner_joins,
     merge_derived_tables,
+    scalar_derived_tables,
     collapse_identity_selects,
     having_to_where,
     intersect_same_table,

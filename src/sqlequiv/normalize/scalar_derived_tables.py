@@ -1,0 +1,121 @@
+"""A one-row aggregate in a FROM list as scalar subqueries where its columns are read.
+
+``SELECT e.name FROM employees e, (SELECT AVG(salary) AS s FROM employees) a
+WHERE e.salary > a.s`` returns the same rows as ``SELECT e.name FROM employees e
+WHERE e.salary > (SELECT AVG(salary) FROM employees)`` (a CTE read once is such a
+derived table after ``inline_ctes``).
+
+Why this is sound: a query whose projections are all aggregates (no GROUP BY, no
+HAVING, no LIMIT or OFFSET) returns exactly one row, even from no rows. A cross
+product with one row keeps every combination of the other sources once and adds
+that row's values, so dropping the derived table and reading each of its columns as
+the scalar subquery that computes it gives the same rows. Only a derived table that
+reads nothing outside itself (no correlation, no lateral join) and calls nothing that
+varies between runs is rewritten, in a FROM clause that is a comma list of plain
+sources (as ``flatten_inner_joins`` leaves an all-inner one) with another source
+besides it; every reference to it must be a column it projects, and its alias must
+not be bound again inside the query (where a reference would mean another source).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlglot import exp
+
+from sqlequiv.normalize._util import contains, is_flat_inner, truthy_args
+from sqlequiv.policy import varies_between_runs
+
+E = TypeVar("E", bound=exp.Expr)
+
+_ONE_ROW = frozenset({"expressions", "from_", "where", "joins"})
+
+
+def scalar_derived_tables(expression: E) -> E:
+    """Replace one-row aggregate derived tables of comma FROM lists by scalar subqueries.
+
+    Example:
+        >>> import sqlglot
+        >>> sql = ("SELECT e.n FROM e AS e, (SELECT AVG(e2.s) AS m FROM e AS e2) AS a "
+        ...        "WHERE e.s > a.m")
+        >>> scalar_derived_tables(sqlglot.parse_one(sql)).sql()
+        'SELECT e.n FROM e AS e WHERE e.s > (SELECT AVG(e2.s) FROM e AS e2)'
+    """
+    for select in list(expression.find_all(exp.Select)):
+        while is_flat_inner(select) and select.args.get("joins"):
+            sources = [select.args["from_"].this, *(j.this for j in select.args["joins"])]
+            source = next((s for s in sources if _one_row(s) and _inline(select, s)), None)
+            if source is None:
+                break
+            _drop(select, source)
+    return expression
+
+
+def _one_row(source: exp.Expr) -> bool:
+    """Whether ``source`` is ``(SELECT aggregates ...) AS alias``: one row, uncorrelated."""
+    if not isinstance(source, exp.Subquery) or not isinstance(source.this, exp.Select):
+        return False
+    inner = source.this
+    if truthy_args(inner) - _ONE_ROW or not inner.expressions:
+        return False
+    for projection in inner.expressions:
+        if not isinstance(projection, exp.Alias) or contains(projection, exp.Window):
+            return False
+        if not contains(projection, exp.AggFunc) or any(
+            column.find_ancestor(exp.AggFunc) is None for column in projection.find_all(exp.Column)
+        ):
+            return False  # a bare column (DuckDB refuses it) or a non-aggregate
+    if varies_between_runs(inner):
+        return False
+    bound = {
+        node.alias_or_name for node in inner.find_all(exp.Table, exp.Subquery) if node is not inner
+    }
+    return all(column.table in bound for column in inner.find_all(exp.Column))
+
+
+def _inline(select: exp.Select, source: exp.Subquery) -> bool:
+    """Replace every column of ``source`` read in ``select`` by its scalar subquery; False
+    (nothing changed) if a reference is not one of its columns or its alias is bound
+    again."""
+    alias = source.alias_or_name
+    inner = source.this
+    rebound = [
+        node
+        for node in select.find_all(exp.Table, exp.Subquery)
+        if node is not source and node.alias_or_name == alias
+    ]
+    if rebound:
+        return False
+    computed = {p.alias: p.this for p in inner.expressions}
+    reads = [
+        column
+        for column in select.find_all(exp.Column)
+        if column.table == alias and not _inside(column, source)
+    ]
+    if any(column.name not in computed or column.args.get("db") for column in reads):
+        return False
+    for column in reads:
+        scalar = inner.copy()
+        scalar.set("expressions", [computed[column.name].copy()])
+        column.replace(exp.Subquery(this=scalar))
+    return True
+
+
+def _inside(node: exp.Expr, ancestor: exp.Expr) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _drop(select: exp.Select, source: exp.Subquery) -> None:
+    """Remove ``source`` from the comma FROM list of ``select`` (it has another source)."""
+    joins = list(select.args.get("joins") or [])
+    if select.args["from_"].this is source:
+        first = joins.pop(0)
+        select.set("from_", exp.From(this=first.this))
+    else:
+        joins = [j for j in joins if j.this is not source]
+    select.set("joins", joins or None)
