@@ -120,6 +120,13 @@ SELECT m.maker FROM car_makers m WHERE EXISTS (SELECT * FROM cars_data c WHERE c
 SELECT maker FROM car_makers WHERE id NOT IN (SELECT maker_id FROM cars_data);
 SELECT m.maker FROM car_makers m WHERE NOT EXISTS (SELECT * FROM cars_data c WHERE c.maker_id = m.id);
 
+# title: NOT IN on a subquery that keeps no NULL is the anti-join
+# expect: equivalent
+# method: normalized
+# note: the floor benchmark's s024 shape: the key is never NULL and the subquery drops its NULLs, so NOT IN is never unknown
+SELECT maker FROM car_makers WHERE id NOT IN (SELECT maker_id FROM cars_data WHERE maker_id IS NOT NULL);
+SELECT m.maker FROM car_makers m WHERE NOT EXISTS (SELECT * FROM cars_data c WHERE c.maker_id = m.id);
+
 # title: a TEXT column IN a subquery of integers compares as SQLite's affinity says
 # expect: not_equivalent
 # note: near miss: the sides of the IN are of two classes, so no proof is attempted; '0100' is not 100 as text but is after the cast

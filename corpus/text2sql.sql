@@ -11,8 +11,8 @@
 # title: singers who never performed, NOT IN vs NOT EXISTS (both columns NOT NULL)
 # schema: concert_singer
 # expect: equivalent
-# method: symbolic
-# note: singer.singer_id is the key and singer_in_concert.singer_id is NOT NULL, so NOT IN is never UNKNOWN and means "no equal row"
+# method: normalized
+# note: singer.singer_id is the key and singer_in_concert.singer_id is NOT NULL, so NOT IN is never UNKNOWN and means "no equal row" (the normalizer's not_in_to_not_exists; the symbolic prover proved it before that rule)
 SELECT name
 FROM singer
 WHERE singer_id NOT IN (SELECT singer_id FROM singer_in_concert);

@@ -432,6 +432,19 @@ POSITIVE: list[tuple[str, str, str]] = [
         "WHERE amount = (SELECT MAX(amount) FROM orders)",
     ),
     (
+        "not-in-a-null-free-subquery-vs-not-exists",
+        "SELECT name FROM customers WHERE customer_id NOT IN "
+        "(SELECT customer_id FROM orders WHERE customer_id IS NOT NULL AND amount > 5)",
+        "SELECT c.name FROM customers c WHERE NOT EXISTS "
+        "(SELECT 1 FROM orders o WHERE o.amount > 5 AND c.customer_id = o.customer_id)",
+    ),
+    (
+        "not-in-a-key-vs-not-exists",
+        "SELECT customer_id FROM orders WHERE order_id NOT IN (SELECT customer_id FROM customers)",
+        "SELECT o.customer_id FROM orders o WHERE NOT EXISTS "
+        "(SELECT 1 FROM customers c WHERE c.customer_id = o.order_id)",
+    ),
+    (
         "union-branch-order",
         "SELECT name FROM customers UNION SELECT plan FROM customers WHERE plan <> 'x'",
         "SELECT plan FROM customers WHERE 'x' <> plan UNION SELECT name FROM customers",
@@ -605,6 +618,18 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "SELECT o.order_id FROM orders o, "
         "(SELECT MAX(p.amount) AS m FROM orders p WHERE p.order_id < 3) t WHERE o.amount = t.m",
         "SELECT order_id FROM orders WHERE amount = (SELECT MAX(amount) FROM orders)",
+    ),
+    (
+        "not-in-a-subquery-that-may-return-null-vs-not-exists",
+        "SELECT name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)",
+        "SELECT c.name FROM customers c WHERE NOT EXISTS "
+        "(SELECT 1 FROM orders o WHERE c.customer_id = o.customer_id)",
+    ),
+    (
+        "not-in-from-a-nullable-column-vs-not-exists",
+        "SELECT order_id FROM orders WHERE customer_id NOT IN (SELECT customer_id FROM customers)",
+        "SELECT o.order_id FROM orders o WHERE NOT EXISTS "
+        "(SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id)",
     ),
     (
         "distinct-over-non-key",

@@ -11,7 +11,7 @@ sound; when a rule is unsure it leaves the tree alone, and the pair simply
 goes on to the later stages. "Every database" means every database that
 satisfies the schema's declared constraints: only ``drop_key_distinct``,
 ``drop_key_count_distinct`` and ``intersect_same_table`` rely on them (on primary
-and unique keys).
+and unique keys), and ``not_in_to_not_exists`` (on NOT NULL).
 
 The rules run in order, in three phases. Structural rules first (inline
 CTEs, flatten inner joins, merge derived tables, expand BETWEEN, push NOT,
@@ -72,6 +72,7 @@ from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.normalize_in import normalize_in
+from sqlequiv.normalize.not_in_to_not_exists import not_in_to_not_exists
 from sqlequiv.normalize.order_sources import order_sources
 from sqlequiv.normalize.orient_comparisons import orient_comparisons
 from sqlequiv.normalize.push_not import push_not
@@ -113,6 +114,7 @@ RULES: tuple[Rule, ...] = (
     intersect_same_table,
     drop_key_distinct,
     drop_key_count_distinct,
+    not_in_to_not_exists,
     strip_parens,
     expand_between,
     normalize_in,

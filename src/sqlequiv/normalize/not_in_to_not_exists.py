@@ -1,0 +1,136 @@
+"""``x NOT IN (SELECT y ...)`` as ``NOT EXISTS (... AND y = x)`` where neither is NULL.
+
+``SELECT name FROM continents c WHERE c.id NOT IN (SELECT k.continent FROM countries k
+WHERE k.continent IS NOT NULL)`` returns the same rows as ``SELECT name FROM continents
+c WHERE NOT EXISTS (SELECT 1 FROM countries k WHERE k.continent = c.id)`` when ``c.id``
+cannot be NULL.
+
+Why this is sound: ``x NOT IN S`` is FALSE when some element of ``S`` equals ``x``,
+else UNKNOWN when ``x`` or an element is NULL, else TRUE. When ``x`` is a NOT NULL
+column (or a primary key column) of a table of the query and every ``y`` is non-NULL
+(a NOT NULL or primary key column, or the subquery keeps only ``y IS NOT NULL``), it
+is never UNKNOWN: it is TRUE exactly when no row of the subquery has ``y = x``, which
+is ``NOT EXISTS`` of the subquery filtered by ``y = x`` (a ``y IS NOT NULL`` conjunct
+is then implied and dropped). Both sides are two-valued, so the rewrite holds in any
+context. Only a plain single-table subquery (no join, DISTINCT, GROUP BY, HAVING,
+ORDER BY or LIMIT) of one bare column is rewritten, when ``x`` and ``y`` have the same
+declared type (SQLite's IN and ``=`` may convert differently across types) and the
+subquery does not bind ``x``'s alias again.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlglot import exp
+
+from sqlequiv.normalize._util import and_all, conjuncts, from_items, is_simple_table, truthy_args
+from sqlequiv.normalize.drop_key_distinct import is_cte_reference, only_table
+from sqlequiv.schema.model import Schema, Table
+
+E = TypeVar("E", bound=exp.Expr)
+
+_PLAIN = frozenset({"expressions", "from_", "where"})
+
+
+def not_in_to_not_exists(expression: E, *, schema: Schema) -> E:
+    """Rewrite NOT IN over a NULL-free subquery as NOT EXISTS.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot import exp
+        >>> from sqlequiv.schema.model import Column, Schema, Table
+        >>> i = exp.DataType.build("INT")
+        >>> s = Schema((Table("t", (Column("a", i, nullable=False),)),
+        ...             Table("u", (Column("b", i, nullable=False),))))
+        >>> e = sqlglot.parse_one("SELECT t.a FROM t AS t "
+        ...                       "WHERE NOT t.a IN (SELECT u.b FROM u AS u)")
+        >>> for c in e.find_all(exp.Column):
+        ...     c.type = i
+        >>> not_in_to_not_exists(e, schema=s).sql()
+        'SELECT t.a FROM t AS t WHERE NOT EXISTS(SELECT u.b FROM u AS u WHERE u.b = t.a)'
+    """
+    for node in list(expression.find_all(exp.In)):
+        negation = node.parent
+        while isinstance(negation, exp.Paren):
+            negation = negation.parent
+        if not isinstance(negation, exp.Not):
+            continue
+        rewritten = _not_exists(node, schema)
+        if rewritten is not None:
+            if negation is expression:
+                return rewritten  # type: ignore[return-value]
+            negation.replace(rewritten)
+    return expression
+
+
+def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
+    query = node.args.get("query")
+    x = node.this
+    if node.expressions or truthy_args(node) - {"this", "query"} or not isinstance(x, exp.Column):
+        return None
+    if not isinstance(query, exp.Subquery) or not isinstance(query.this, exp.Select):
+        return None
+    sub = query.this
+    if truthy_args(query) != {"this"} or truthy_args(sub) - _PLAIN or len(sub.expressions) != 1:
+        return None
+    inner = only_table(sub, schema)
+    y = sub.expressions[0].unalias()
+    if inner is None or not isinstance(y, exp.Column) or y.table != inner.alias_or_name:
+        return None
+    outer = _source_of(node, x.table, schema)
+    if outer is None or x.table == inner.alias_or_name:
+        return None
+    if any(n.alias_or_name == x.table for n in sub.find_all(exp.Table, exp.Subquery)):
+        return None  # the subquery binds x's alias again
+    if not _not_null(outer, x.name) or not _same_type(x, y):
+        return None
+    inner_table = schema.table(inner.name)
+    rest = conjuncts(sub.args["where"].this) if sub.args.get("where") else []
+    guard = [c for c in rest if _is_not_null_test(c, y)]
+    if not (_not_null(inner_table, y.name) or guard):
+        return None
+    kept = [c.copy() for c in rest if not _is_not_null_test(c, y)]
+    filtered = sub.copy()
+    matched = exp.EQ(this=y.copy(), expression=x.copy())
+    filtered.set("where", exp.Where(this=and_all([*kept, matched])))
+    return exp.Not(this=exp.Exists(this=filtered))
+
+
+def _source_of(node: exp.Expr, alias: str, schema: Schema) -> Table | None:
+    """The schema table that ``alias`` names in the nearest SELECT around ``node`` that
+    has a source of that name; None if that source is not a plain schema table."""
+    select = node.find_ancestor(exp.Select)
+    while select is not None:
+        for source in from_items(select):
+            if source.alias_or_name == alias:
+                plain = is_simple_table(source) and not source.args.get("db")
+                if not plain or source.name not in schema or is_cte_reference(select, source.name):
+                    return None
+                return schema.table(source.name)
+        select = select.find_ancestor(exp.Select)
+    return None
+
+
+def _not_null(table: Table, column: str) -> bool:
+    return column in table.primary_key or not table.column(column).nullable
+
+
+def _same_type(x: exp.Column, y: exp.Column) -> bool:
+    known = (x.type, y.type)
+    if any(t is None or t.this == exp.DataType.Type.UNKNOWN for t in known):
+        return False
+    return bool(known[0].sql() == known[1].sql())  # type: ignore[union-attr]
+
+
+def _is_not_null_test(condition: exp.Expr, column: exp.Column) -> bool:
+    """Whether ``condition`` is ``column IS NOT NULL``."""
+    test = condition.unnest()
+    if not isinstance(test, exp.Not):
+        return False
+    inner = test.this.unnest()
+    return (
+        isinstance(inner, exp.Is)
+        and isinstance(inner.expression, exp.Null)
+        and inner.this == column
+    )
