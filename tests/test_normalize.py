@@ -626,6 +626,13 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "(SELECT 1 FROM orders o WHERE c.customer_id = o.customer_id)",
     ),
     (
+        "not-in-from-the-padded-side-of-a-left-join-vs-not-exists",
+        "SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id "
+        "WHERE o.order_id NOT IN (SELECT customer_id FROM customers)",
+        "SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id "
+        "WHERE NOT EXISTS (SELECT 1 FROM customers d WHERE d.customer_id = o.order_id)",
+    ),
+    (
         "not-in-from-a-nullable-column-vs-not-exists",
         "SELECT order_id FROM orders WHERE customer_id NOT IN (SELECT customer_id FROM customers)",
         "SELECT o.order_id FROM orders o WHERE NOT EXISTS "

@@ -5,17 +5,18 @@ WHERE k.continent IS NOT NULL)`` returns the same rows as ``SELECT name FROM con
 c WHERE NOT EXISTS (SELECT 1 FROM countries k WHERE k.continent = c.id)`` when ``c.id``
 cannot be NULL.
 
-Why this is sound: ``x NOT IN S`` is FALSE when some element of ``S`` equals ``x``,
-else UNKNOWN when ``x`` or an element is NULL, else TRUE. When ``x`` is a NOT NULL
-column (or a primary key column) of a table of the query and every ``y`` is non-NULL
-(a NOT NULL or primary key column, or the subquery keeps only ``y IS NOT NULL``), it
-is never UNKNOWN: it is TRUE exactly when no row of the subquery has ``y = x``, which
-is ``NOT EXISTS`` of the subquery filtered by ``y = x`` (a ``y IS NOT NULL`` conjunct
-is then implied and dropped). Both sides are two-valued, so the rewrite holds in any
-context. Only a plain single-table subquery (no join, DISTINCT, GROUP BY, HAVING,
-ORDER BY or LIMIT) of one bare column is rewritten, when ``x`` and ``y`` have the same
-declared type (SQLite's IN and ``=`` may convert differently across types) and the
-subquery does not bind ``x``'s alias again.
+Why this is sound: ``x NOT IN S`` is TRUE for an empty ``S``; otherwise FALSE when
+some element of ``S`` equals ``x``, else UNKNOWN when ``x`` or an element is NULL,
+else TRUE. When ``x`` is a NOT NULL column (or a primary key column) of a table joined
+only by inner joins (an outer join pads a row with NULLs whatever the column says),
+and every ``y`` is non-NULL (a NOT NULL or primary key column, or the subquery keeps
+only ``y IS NOT NULL``), it is never UNKNOWN: it is TRUE exactly when no row of the
+subquery has ``y = x``, which is ``NOT EXISTS`` of the subquery filtered by ``y = x``
+(a ``y IS NOT NULL`` conjunct is then implied and dropped). Both sides are two-valued,
+so the rewrite holds in any context. Only a plain single-table subquery (no join,
+DISTINCT, GROUP BY, HAVING, ORDER BY or LIMIT) of one bare column is rewritten, when
+``x`` and ``y`` have the same declared type (SQLite's IN and ``=`` may convert
+differently across types) and the subquery does not bind ``x``'s alias again.
 """
 
 from __future__ import annotations
@@ -24,7 +25,14 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import and_all, conjuncts, from_items, is_simple_table, truthy_args
+from sqlequiv.normalize._util import (
+    and_all,
+    conjuncts,
+    from_items,
+    is_inner_join,
+    is_simple_table,
+    truthy_args,
+)
 from sqlequiv.normalize.drop_key_distinct import is_cte_reference, only_table
 from sqlequiv.schema.model import Schema, Table
 
@@ -107,6 +115,8 @@ def _source_of(node: exp.Expr, alias: str, schema: Schema) -> Table | None:
                 plain = is_simple_table(source) and not source.args.get("db")
                 if not plain or source.name not in schema or is_cte_reference(select, source.name):
                     return None
+                if not all(is_inner_join(j) for j in select.args.get("joins") or []):
+                    return None  # an outer join may pad x's row with NULLs, NOT NULL or not
                 return schema.table(source.name)
         select = select.find_ancestor(exp.Select)
     return None
