@@ -56,7 +56,7 @@ def not_in_to_not_exists(expression: E, *, schema: Schema) -> E:
         >>> for c in e.find_all(exp.Column):
         ...     c.type = i
         >>> not_in_to_not_exists(e, schema=s).sql()
-        'SELECT t.a FROM t AS t WHERE NOT EXISTS(SELECT u.b FROM u AS u WHERE u.b = t.a)'
+        'SELECT t.a FROM t AS t WHERE NOT EXISTS(SELECT u.b FROM u AS u WHERE t.a = u.b)'
     """
     for node in list(expression.find_all(exp.In)):
         negation = node.parent
@@ -100,7 +100,9 @@ def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
         return None
     kept = [c.copy() for c in rest if not _is_not_null_test(c, y)]
     filtered = sub.copy()
-    matched = exp.EQ(this=y.copy(), expression=x.copy())
+    # x on the left, as in the IN: SQLite takes the collation of ``x IN (SELECT y)`` as
+    # that of ``x = y``.
+    matched = exp.EQ(this=x.copy(), expression=y.copy())
     filtered.set("where", exp.Where(this=and_all([*kept, matched])))
     return exp.Not(this=exp.Exists(this=filtered))
 
