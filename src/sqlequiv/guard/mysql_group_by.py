@@ -136,10 +136,7 @@ def _sources(select: exp.Select, schema: Schema) -> dict[str, _Source]:
             and not _is_cte(item)
         ):
             table = schema.table(item.name.lower())
-            nullable = {c.name for c in table.columns if c.nullable}
-            keys = [table.primary_key] if table.primary_key else []
-            keys += [key for key in table.unique if not nullable & set(key)]
-            found[alias] = _Source(alias, table.column_names, keys)
+            found[alias] = _Source(alias, table.column_names, list(table.distinct_keys))
         else:
             found[alias] = _Source(alias, tuple(_output_names(item)), [])
     return found

@@ -124,6 +124,16 @@ def is_deterministic(node: exp.Expr) -> bool:
     return not any(isinstance(sub, exp.Window | exp.Query) for sub in node.walk())
 
 
+def is_inside(node: exp.Expr, ancestor: exp.Expr) -> bool:
+    """Whether ``ancestor`` is a proper ancestor of ``node``."""
+    parent = node.parent
+    while parent is not None:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
 def contains(node: exp.Expr, *types: type[exp.Expr]) -> bool:
     """Whether ``node`` or any descendant is an instance of ``types``."""
     return any(isinstance(sub, types) for sub in node.walk())

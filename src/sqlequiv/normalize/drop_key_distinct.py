@@ -54,11 +54,7 @@ def drop_key_distinct(expression: E, *, schema: Schema) -> E:
             for p in select.expressions
             if isinstance(p.unalias(), exp.Column) and p.unalias().table == alias
         }
-        table = schema.table(source.name)
-        # A primary key is NOT NULL by definition; a UNIQUE key only if declared so.
-        keys = [table.primary_key] if table.primary_key else []
-        keys += [key for key in table.unique if all(not table.column(c).nullable for c in key)]
-        if any(set(key) <= projected for key in keys):
+        if any(set(key) <= projected for key in schema.table(source.name).distinct_keys):
             select.set("distinct", None)
     return expression
 

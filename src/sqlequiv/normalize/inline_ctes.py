@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, truthy_args
+from sqlequiv.normalize._util import contains, is_inside, truthy_args
 from sqlequiv.policy import is_volatile
 
 E = TypeVar("E", bound=exp.Expr)
@@ -77,7 +77,7 @@ def inline_ctes(expression: E) -> E:
         refs = [
             table
             for table in _references(expression, name)
-            if not any(_inside(table, other) for other in earlier)
+            if not any(is_inside(table, other) for other in earlier)
         ]
         if not refs:
             cte.pop()
@@ -113,15 +113,6 @@ def _references(node: exp.Expr, name: str) -> list[exp.Table]:
         for table in node.find_all(exp.Table)
         if table.name.lower() == name and not table.args.get("db")
     ]
-
-
-def _inside(node: exp.Expr, ancestor: exp.Expr) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _deterministic_body(body: exp.Expr) -> bool:

@@ -79,11 +79,7 @@ def _merged(node: exp.Intersect, schema: Schema) -> exp.Select | None:
     columns = [_column(p, alias) for p in left.expressions]
     if None in columns or columns != [_column(p, alias) for p in right.expressions]:
         return None
-    table = schema.table(source.name)
-    # A primary key is NOT NULL by definition; a UNIQUE key only if declared so.
-    keys = [table.primary_key] if table.primary_key else []
-    keys += [key for key in table.unique if all(not table.column(c).nullable for c in key)]
-    if not any(set(key) <= set(columns) for key in keys):
+    if not any(set(key) <= set(columns) for key in schema.table(source.name).distinct_keys):
         return None
     conditions = [s.args["where"].this for s in (left, right) if s.args.get("where")]
     if any(varies_between_runs(c) or contains(c, exp.AggFunc, exp.Window) for c in conditions):

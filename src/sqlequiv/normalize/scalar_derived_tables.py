@@ -23,7 +23,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, is_flat_inner, truthy_args
+from sqlequiv.normalize._util import contains, is_flat_inner, is_inside, truthy_args
 from sqlequiv.policy import varies_between_runs
 
 E = TypeVar("E", bound=exp.Expr)
@@ -90,7 +90,7 @@ def _inline(select: exp.Select, source: exp.Subquery) -> bool:
     reads = [
         column
         for column in select.find_all(exp.Column)
-        if column.table == alias and not _inside(column, source)
+        if column.table == alias and not is_inside(column, source)
     ]
     if any(column.name not in computed or column.args.get("db") for column in reads):
         return False
@@ -99,15 +99,6 @@ def _inline(select: exp.Select, source: exp.Subquery) -> bool:
         scalar.set("expressions", [computed[column.name].copy()])
         column.replace(exp.Subquery(this=scalar))
     return True
-
-
-def _inside(node: exp.Expr, ancestor: exp.Expr) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _drop(select: exp.Select, source: exp.Subquery) -> None:

@@ -110,6 +110,15 @@ class Table:
         """Every declared key: the primary key first, then the UNIQUE keys."""
         return ((self.primary_key,) if self.primary_key else ()) + self.unique
 
+    @property
+    def distinct_keys(self) -> tuple[tuple[str, ...], ...]:
+        """The keys no two rows share a value of: the primary key (NOT NULL by
+        definition) and each UNIQUE key whose columns are all NOT NULL (UNIQUE lets NULLs
+        repeat)."""
+        nullable = {c.name for c in self.columns if c.nullable}
+        kept = tuple(key for key in self.unique if not nullable & set(key))
+        return ((self.primary_key,) if self.primary_key else ()) + kept
+
     def ddl(self, *, constraints: bool = True) -> str:
         """A DuckDB ``CREATE TABLE`` statement for this table.
 
