@@ -11,9 +11,6 @@ rewritten into DuckDB's spelling, each with exactly the source's meaning (see
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.dialects.hive import Hive
@@ -22,6 +19,7 @@ from sqlglot.optimizer.annotate_types import annotate_types
 from sqlglot.optimizer.qualify import qualify
 from sqlglot.schema import MappingSchema
 
+from sqlequiv.identity_cache import IdentityCache
 from sqlequiv.mysql_casts import mysql_casts
 from sqlequiv.schema.model import Schema
 
@@ -74,24 +72,16 @@ def sqlglot_schema(schema: Schema, dialect: str) -> MappingSchema:
         True
     """
     key = (id(schema), dialect)
-    with _SCHEMAS_LOCK:
-        cached = _SCHEMAS.get(key)
-        if cached is not None and cached[0] is schema:
-            _SCHEMAS.move_to_end(key)
-            return cached[1]
+    cached = _SCHEMAS.get(key, schema)
+    if cached is not None:
+        return cached
     built = MappingSchema(dict(schema.mapping()), dialect=dialect)
-    with _SCHEMAS_LOCK:
-        # The entry holds the schema itself, so its id is not reused while it is cached.
-        _SCHEMAS[key] = (schema, built)
-        if len(_SCHEMAS) > _MAX_SCHEMAS:
-            _SCHEMAS.popitem(last=False)
+    _SCHEMAS.put(key, built, schema)
     return built
 
 
-#: The schemas :func:`sqlglot_schema` keeps, most recently used last.
-_SCHEMAS: OrderedDict[tuple[int, str], tuple[Schema, MappingSchema]] = OrderedDict()
-_MAX_SCHEMAS = 32
-_SCHEMAS_LOCK = threading.Lock()
+#: The schemas :func:`sqlglot_schema` keeps.
+_SCHEMAS: IdentityCache[MappingSchema] = IdentityCache(32)
 
 
 def annotate_query(

@@ -22,8 +22,6 @@ positions), :mod:`~sqlequiv.guard.readonly` (statement kinds, functions, constru
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import sqlglot
@@ -44,6 +42,7 @@ from sqlequiv.guard.precedence import check_precedence
 from sqlequiv.guard.readonly import ReadOnlyChecks
 from sqlequiv.guard.text import _check_text, _one_line, _parse_one
 from sqlequiv.guard.text import _parse as _parse  # re-exported: the tests parse with it
+from sqlequiv.identity_cache import IdentityCache
 from sqlequiv.mysql_casts import MySQLCastError
 from sqlequiv.policy.catalogues import ENGINES, engine_for, native
 from sqlequiv.policy.functions import (
@@ -205,7 +204,7 @@ def guard_query(
     if engine not in ENGINES:
         raise InvalidOption(f"engine={engine!r} must be one of {', '.join(ENGINES)}")
     key = (sql, id(schema), dialect, engine, max_length, max_nodes, lower_case_table_names)
-    known = _remembered(key, schema)
+    known = _GUARDED.get(key, schema)
     if known is not None:
         # No stage modifies a guarded tree (each copies before it rewrites, which the
         # canonical-form cache relies on too), so the first caller shares the kept trees;
@@ -242,7 +241,7 @@ def guard_query(
             "unsupported",
             f"the query could not be analysed ({type(exc).__name__}: {_one_line(str(exc))})",
         ) from exc
-    _remember(key, schema, guarded)
+    _GUARDED.put(key, guarded, schema)
     return guarded
 
 
@@ -251,26 +250,7 @@ def guard_query(
 #: and a benchmark's pairs share references (166 distinct in the floor benchmark's 312).
 #: Guarding a query costs ~3 ms, mostly sqlglot's qualification; copying its two trees
 #: for a later caller ~0.4 ms.
-_GUARDED: OrderedDict[tuple[object, ...], tuple[Schema, GuardedQuery]] = OrderedDict()
-_MAX_GUARDED = 256
-_GUARDED_LOCK = threading.Lock()
-
-
-def _remembered(key: tuple[object, ...], schema: Schema) -> GuardedQuery | None:
-    with _GUARDED_LOCK:
-        entry = _GUARDED.get(key)
-        # The entry holds its schema, so the id in the key is not reused while it is kept.
-        if entry is None or entry[0] is not schema:
-            return None
-        _GUARDED.move_to_end(key)
-        return entry[1]
-
-
-def _remember(key: tuple[object, ...], schema: Schema, guarded: GuardedQuery) -> None:
-    with _GUARDED_LOCK:
-        _GUARDED[key] = (schema, guarded)
-        if len(_GUARDED) > _MAX_GUARDED:
-            _GUARDED.popitem(last=False)
+_GUARDED: IdentityCache[GuardedQuery] = IdentityCache(256)
 
 
 def _guard(

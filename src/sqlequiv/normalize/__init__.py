@@ -41,12 +41,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from sqlglot import exp
 
+from sqlequiv.identity_cache import IdentityCache
 from sqlequiv.normalize._budget import (
     DEFAULT_LIMITS,
     SYMBOLIC_LIMITS,
@@ -179,26 +179,19 @@ def canonical_form(
         'SELECT t0.a FROM t AS t0 WHERE t0.a > 1'
     """
     key = (id(qualified), id(schema), ignore_column_order, limits)
-    held = _FORMS.get(key)
-    if held is not None and held[0] is qualified and held[1] is schema:
-        _FORMS.move_to_end(key)
-        return held[2].copy()
+    held = _FORMS.get(key, qualified, schema)
+    if held is not None:
+        return held.copy()
     form = _canonical_form(qualified, schema, ignore_column_order, limits)
-    # Held with the tree and schema themselves, so that an id is not reused while its entry
-    # lives; a caller gets a copy, so the held form is never modified.
-    _FORMS[key] = (qualified, schema, form)
-    if len(_FORMS) > _FORMS_HELD:
-        _FORMS.popitem(last=False)
+    # A caller gets a copy, so the held form is never modified.
+    _FORMS.put(key, form, qualified, schema)
     return form.copy()
 
 
 #: The last canonical forms computed, by the identity of their tree and schema: one check
 #: asks for each query's form twice (the ``normalized`` stage, then the prover), and a
 #: tree is never modified once qualified (the stages copy before rewriting).
-_FORMS: OrderedDict[
-    tuple[int, int, bool, Limits], tuple[exp.Expression, Schema, exp.Expression]
-] = OrderedDict()
-_FORMS_HELD = 32
+_FORMS: IdentityCache[exp.Expression] = IdentityCache(32)
 
 
 def _canonical_form(
