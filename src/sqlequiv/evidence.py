@@ -70,9 +70,12 @@ class SearchEvidence:
     probes: int
     #: Probes set aside, by reason (:data:`PROBE_OUTCOMES`).
     set_aside: Mapping[str, int] = field(default_factory=dict)
+    #: The engine that tried the random floor's first databases in place of the pair's
+    #: own, when one did (:mod:`~sqlequiv.search.scout`); its finds were confirmed there.
+    scout_engine: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "fixtures_tried": self.fixtures_tried,
             "seed": self.seed,
             "budget": {"max_fixtures": self.max_fixtures, "time_budget_s": self.time_budget_s},
@@ -80,6 +83,9 @@ class SearchEvidence:
             **{reason: self.set_aside.get(reason, 0) for reason in PROBE_OUTCOMES},
             "probes": self.probes,
         }
+        if self.scout_engine is not None:
+            out["scout_engine"] = self.scout_engine
+        return out
 
 
 @dataclass(frozen=True)

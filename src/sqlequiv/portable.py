@@ -237,3 +237,34 @@ def postgres_portable(query: exp.Expression, schema: Schema, *, bytewise_text: b
         if not bytewise_text and dtype.is_type(*exp.DataType.TEXT_TYPES):
             return False
     return True
+
+
+#: DuckDB types :func:`portable` accepts whose values SQLite stores otherwise: a FLOAT is
+#: single precision (SQLite's REAL is double), and these integers (HUGEINT is INT128)
+#: reach past SQLite's 64 bits.
+_NOT_STORED_ALIKE = (
+    exp.DataType.Type.FLOAT, exp.DataType.Type.UBIGINT, exp.DataType.Type.INT128,
+    exp.DataType.Type.UINT128, exp.DataType.Type.INT256, exp.DataType.Type.UINT256,
+)  # fmt: skip
+
+
+def sqlite_stores_alike(query: exp.Expression, schema: Schema) -> bool:
+    """What :func:`portable` does not cover for a DuckDB query run on SQLite: False if
+    the query names a column whose DuckDB type holds values SQLite stores otherwise (a
+    single-precision FLOAT, integers past 64 bits). Columns are matched by name against
+    every table the query reads, so a doubt costs only speed.
+
+    Example:
+        >>> from sqlequiv.guard import guard_query
+        >>> from sqlequiv.schema import load_schema
+        >>> s = load_schema("CREATE TABLE t (a INTEGER, b FLOAT, c DOUBLE)")
+        >>> [sqlite_stores_alike(guard_query(f"SELECT {c} FROM t", s).qualified, s) for c in "abc"]
+        [True, False, True]
+    """
+    unsafe: set[str] = set()
+    for table in query.find_all(exp.Table):
+        if table.name.lower() in schema:
+            for column in schema.table(table.name.lower()).columns:
+                if column.type.is_type(*_NOT_STORED_ALIKE):
+                    unsafe.add(column.name.lower())
+    return not any(node.name.lower() in unsafe for node in query.find_all(exp.Column))

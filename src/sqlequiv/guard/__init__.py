@@ -60,6 +60,7 @@ __all__ = [
     "TABLE_FUNCTIONS",
     "GuardedQuery",
     "guard_query",
+    "on_engine",
     "sqlite_string_identifiers",
 ]
 
@@ -323,16 +324,7 @@ def _guard(
         # Defence in depth: check what will actually run, not only what was written.
         _Checker(side, "duckdb", schema, None).recheck(duckdb_sql, "duckdb")
     elif not native(dialect, engine):
-        try:
-            engine_sql = qualified.sql(dialect=engine)
-        except SqlglotError as exc:
-            raise QueryError(
-                side,
-                "unsupported",
-                f"the query cannot be translated to {_ENGINE_NAMES[engine]}: "
-                f"{_one_line(str(exc))}",
-            ) from exc
-        _Checker(side, engine, schema, None, engine).recheck(engine_sql, engine)
+        engine_sql = _translation(side, qualified, schema, engine)
     # (A native engine runs the text checked above, under its own sandbox: SQLite's
     # authorizer, PostgreSQL's read-only role.)
 
@@ -347,6 +339,47 @@ def _guard(
         engine=engine,
         engine_sql=engine_sql,
     )
+
+
+def on_engine(
+    query: GuardedQuery, schema: Schema, engine: str, *, recheck: bool = True
+) -> GuardedQuery:
+    """``query`` as run by ``engine`` instead: translated from its qualified tree to the
+    engine's SQL and, unless ``recheck`` is False, re-checked there, as :func:`guard_query`
+    checks what it runs.
+
+    Raises :class:`~sqlequiv.errors.QueryError` when the translation fails or does not
+    pass the guards.
+
+    Example:
+        >>> from sqlequiv.schema import load_schema
+        >>> s = load_schema("CREATE TABLE t (a INTEGER)")
+        >>> q = on_engine(guard_query("SELECT IF(a > 1, 1, 2) FROM t", s), s, "sqlite")
+        >>> q.engine, q.executed_sql
+        ('sqlite', 'SELECT IIF(t.a > 1, 1, 2) AS _col_0 FROM t AS t')
+    """
+    if native(query.dialect, engine):
+        raise ValueError(f"a {query.dialect} query already runs on {engine} as written")
+    engine_sql = _translation(query.side, query.qualified, schema, engine, recheck=recheck)
+    return replace(query, engine=engine, engine_sql=engine_sql)
+
+
+def _translation(
+    side: Side, qualified: exp.Expression, schema: Schema, engine: str, *, recheck: bool = True
+) -> str:
+    """``qualified`` in ``engine``'s SQL, re-checked (if ``recheck``) as the text that
+    will run."""
+    try:
+        engine_sql = qualified.sql(dialect=engine)
+    except SqlglotError as exc:
+        raise QueryError(
+            side,
+            "unsupported",
+            f"the query cannot be translated to {_ENGINE_NAMES[engine]}: {_one_line(str(exc))}",
+        ) from exc
+    if recheck:
+        _Checker(side, engine, schema, None, engine).recheck(engine_sql, engine)
+    return engine_sql
 
 
 class _Checker(ReadOnlyChecks, NameChecks):

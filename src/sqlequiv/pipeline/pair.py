@@ -32,6 +32,7 @@ from sqlequiv.search.domains import Domains, build_domains
 from sqlequiv.search.harvest import Harvest, harvest
 from sqlequiv.search.probe import Prober
 from sqlequiv.search.run import Search
+from sqlequiv.search.scout import sqlite_scout
 from sqlequiv.symbolic import SymbolicLayer
 from sqlequiv.verdict import Counterexample, Verdict, VerdictKind
 
@@ -125,6 +126,21 @@ class Pair:
     @cached_property
     def prober(self) -> Prober:
         return Prober(self.engine, self.schema, self.candidate, self.reference, self.options)
+
+    @cached_property
+    def scout(self) -> Prober | None:
+        """A prober on SQLite that stands in for the engine's in the random floor, where
+        SQLite computes what DuckDB does (:mod:`~sqlequiv.search.scout`); None elsewhere,
+        and when the caller collects several distinguishing databases."""
+        if self.examples is not None or self.stop_after != 1:
+            return None
+        return sqlite_scout(self.prober)
+
+    def drop_scout(self) -> None:
+        """Stop using the scout, and forget the search it ran: the next part of the
+        search starts afresh on the engine."""
+        self.__dict__["scout"] = None
+        self.__dict__.pop("search", None)
 
     @cached_property
     def search(self) -> Search:

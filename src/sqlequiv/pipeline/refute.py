@@ -13,13 +13,19 @@ from collections.abc import Callable
 from sqlequiv.counterexample import difference
 from sqlequiv.database import Database
 from sqlequiv.database.constraints import python_violations, sql_violations
-from sqlequiv.errors import QueryFailed
+from sqlequiv.errors import QueryFailed, SchemaError
 from sqlequiv.evidence import BoundedEvidence
 from sqlequiv.execute.base import Executor
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.search.naming import case_name
-from sqlequiv.search.run import FLOOR_BEFORE_PROOF, SHAPED_BEFORE_PROOF, shapes_matter
+from sqlequiv.search.probe import Prober
+from sqlequiv.search.run import (
+    FLOOR_BEFORE_PROOF,
+    SHAPED_BEFORE_PROOF,
+    SearchResult,
+    shapes_matter,
+)
 from sqlequiv.search.shrink import shrink
 from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.verdict import Counterexample, Verdict
@@ -29,15 +35,24 @@ def floor_search(pair: Pair) -> Verdict | None:
     """``not_equivalent`` with the first verified database of the first part of the
     random floor (tiny databases from the queries' constants), then, where the queries
     group or rank, of the first shaped databases, tried before any proof; else None.
-    The rest of the floor opens :func:`fixture_search`."""
-    search = pair.search
+    The rest of the floor opens :func:`fixture_search`.
+
+    Where SQLite computes what DuckDB does, these databases are tried on SQLite, and
+    DuckDB must confirm the find (:mod:`~sqlequiv.search.scout`); where it does not,
+    or SQLite cannot run a query, they are tried again on DuckDB."""
     trees = [pair.candidate.qualified, pair.reference.qualified]
 
     def part() -> bool:
+        search = pair.search
         if search.floor(up_to=FLOOR_BEFORE_PROOF):
             return True
         return shapes_matter(trees) and search.shaped(SHAPED_BEFORE_PROOF)
 
+    scout = pair.scout
+    if scout is not None:
+        verdict = _search_part(pair, "floor_search", part, scout)
+        if verdict is not None or pair.scout is not None:
+            return verdict
     return _search_part(pair, "floor_search", part)
 
 
@@ -64,16 +79,25 @@ def fixture_search(pair: Pair) -> Verdict | None:
     return _search_part(pair, "fixture_search", lambda: pair.search.rich(seeds))
 
 
-def _search_part(pair: Pair, stage: str, part: Callable[[], bool]) -> Verdict | None:
-    """Run one part of the pair's search as the stage ``stage``, then report its finds:
-    the first that passes :func:`verify` (all that pass, when the caller collects
-    them); None if none does."""
+def _search_part(
+    pair: Pair, stage: str, part: Callable[[], bool], scout: Prober | None = None
+) -> Verdict | None:
+    """Run one part of the pair's search as the stage ``stage`` (probing with ``scout``
+    if given), then report its finds: the first that passes :func:`verify` (all that
+    pass, when the caller collects them); None if none does. A scout's failure, or a
+    find of it that does not pass, drops the scout (:meth:`Pair.drop_scout`)."""
     search = pair.search
     with pair.timer.stage(stage):
         try:
             pair.engine.prepare(pair.schema)
-            part()
-            results = search.results()  # shrinks what was found
+            if scout is None:
+                part()
+                results = search.results()  # shrinks what was found
+            else:
+                scouted = _scouted(pair, scout, part)
+                if scouted is None:
+                    return None
+                results = scouted
         except QueryFailed as exc:
             return execution_error(exc, pair)
         pair.past_deadline(stage)
@@ -90,8 +114,13 @@ def _search_part(pair: Pair, stage: str, part: Callable[[], bool]) -> Verdict | 
             pair.reported.add(id(result))
             assert result.database is not None
             example = verify(result.database, pair)
+            if example is not None and scout is not None and not _confirmed(result.database, pair):
+                example = None
             if example is None:
                 _rejected(pair)
+                if scout is not None:
+                    pair.drop_scout()
+                    return None
                 continue
             if pair.examples is None:
                 return _refuted(pair, "fixture_search", result.phase, example)
@@ -99,6 +128,32 @@ def _search_part(pair: Pair, stage: str, part: Callable[[], bool]) -> Verdict | 
     if pair.examples and (search.done or stage == "fixture_search"):
         return _refuted(pair, "fixture_search", results[0].phase, pair.examples[0])
     return None
+
+
+def _scouted(pair: Pair, scout: Prober, part: Callable[[], bool]) -> list[SearchResult] | None:
+    """``part`` of the search probed by ``scout``, and its finds shrunk there; None (the
+    scout dropped) when the scout's engine cannot create the tables or run a query."""
+    search = pair.search
+    try:
+        scout.executor.prepare(pair.schema)
+        with search.probing_with(scout):
+            part()
+            return search.results()
+    except (QueryFailed, SchemaError):
+        pair.drop_scout()
+        return None
+
+
+def _confirmed(db: Database, pair: Pair) -> bool:
+    """Whether the engine's own probe of a scout's find says the results differ beyond
+    every tie-break at a LIMIT (:func:`verify` compares one run of each query)."""
+    prober = pair.prober
+    if not prober.may_tie:
+        return True
+    try:
+        return prober.probe(db).differs
+    except QueryFailed:
+        return False
 
 
 def bounded(pair: Pair) -> Verdict | None:
