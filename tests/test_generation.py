@@ -12,7 +12,11 @@ from hypothesis import strategies as st
 from sqlglot import parse_one
 
 from sqlequiv.database import Database, insert_script
-from sqlequiv.database.constraints import python_violations, sql_violations
+from sqlequiv.database.constraints import (
+    python_check_is_exact,
+    python_violations,
+    sql_violations,
+)
 from sqlequiv.qualify import qualify_query
 from sqlequiv.schema import load_schema
 from sqlequiv.schema.model import Schema
@@ -93,6 +97,74 @@ def test_the_sql_recheck_of_the_filled_tables_still_finds_an_orphan(shop: Schema
     assert found == sql_violations(shop, scalar)
     # A table left out is not asked: here the one that breaks the constraints.
     assert sql_violations(shop, scalar, tables={"customers"}) == []
+
+
+_EXACT = load_schema(
+    "CREATE TABLE dept (id INTEGER PRIMARY KEY, code VARCHAR UNIQUE, opened DATE);"
+    "CREATE TABLE emp (id BIGINT PRIMARY KEY, name TEXT NOT NULL, dept INTEGER REFERENCES "
+    "dept (id), day DATE, active BOOLEAN, score DOUBLE, UNIQUE (name, day));"
+    "CREATE TABLE tag (emp BIGINT REFERENCES emp (id), label VARCHAR, on_ BOOLEAN, "
+    "PRIMARY KEY (emp, label))"
+)
+_DAYS = [dt.date(2026, 1, 1), dt.date(2026, 1, 2), None]
+# Mostly valid values, each constraint broken now and then: a NULL or repeated key,
+# a missing parent, two texts that differ only in case or a trailing space.
+_DEPT = st.tuples(
+    st.sampled_from([1, 2, 3, 4, 5, 6] * 2 + [None]),
+    st.sampled_from(["a", "A", "a ", "b", "c", "d", "e", "f"] * 2 + [None]),
+    st.sampled_from(_DAYS),
+)
+_EMP = st.tuples(
+    st.sampled_from([1, 2, 3, 4, 5, 2**40] * 2 + [None]),
+    st.sampled_from(["x", "X", "é", "y", "z"] * 2 + [None]),
+    st.sampled_from([None] * 6 + [1, 2, 9]),
+    st.sampled_from(_DAYS),
+    st.sampled_from([True, False, None]),
+    st.sampled_from([0.5, float("nan"), None]),
+)
+_TAG = st.tuples(
+    st.sampled_from([1, 2, 2**40] * 3 + [7, None]),
+    st.sampled_from(["t", "T", "u", "v", "w"] * 2 + [None]),
+    st.booleans(),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    # Primary keys mostly distinct (a repeat rejects the whole database); tag's repeat.
+    dept=st.lists(_DEPT, max_size=3, unique_by=lambda r: r[0]),
+    emp=st.lists(_EMP, max_size=3, unique_by=lambda r: r[0]),
+    tag=st.lists(_TAG, max_size=3),
+)
+def test_python_alone_judges_keys_over_exact_kinds_as_duckdb_does(
+    dept: list[tuple[object, ...]], emp: list[tuple[object, ...]], tag: list[tuple[object, ...]]
+) -> None:
+    """Where verify skips the SQL re-check (python_check_is_exact), Python's verdict on
+    every constraint is DuckDB's own: the same databases, with NULLs, repeated keys,
+    orphans, case and NaN in an unconstrained DOUBLE, are accepted by both or by neither,
+    DuckDB enforcing the constraints on insert."""
+    db = Database({"dept": tuple(dept), "emp": tuple(emp), "tag": tuple(tag)})
+    assert python_check_is_exact(_EXACT, db.filled)
+    con = _enforced(_EXACT)
+    try:
+        script = insert_script(db, _EXACT)
+        if script:
+            con.execute(script)
+        accepted = True
+    except duckdb.Error:
+        accepted = False
+    assert (python_violations(db, _EXACT) == []) == accepted
+
+
+def test_keys_over_floats_decimals_or_checks_are_rechecked_in_sql(shop: Schema) -> None:
+    assert not python_check_is_exact(shop, ["orders"])  # CHECK on amount, a DECIMAL
+    floats = load_schema("CREATE TABLE t (x DOUBLE PRIMARY KEY)")
+    assert not python_check_is_exact(floats, ["t"])
+    child = load_schema(
+        "CREATE TABLE p (x TIMESTAMP PRIMARY KEY); CREATE TABLE c (x TIMESTAMP REFERENCES p (x))"
+    )
+    assert not python_check_is_exact(child, ["c"])
+    assert python_check_is_exact(child, [])  # nothing filled, nothing to judge
 
 
 def test_harvest_feeds_boundaries_into_pools(shop: Schema) -> None:
