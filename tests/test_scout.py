@@ -96,10 +96,22 @@ def test_no_scout_where_sqlite_may_compute_otherwise(schema, cand: str) -> None:
     assert verdict.evidence.search.scout_engine is None
 
 
-def test_a_query_sqlite_cannot_run_sends_the_floor_back_to_duckdb(schema) -> None:  # type: ignore[no-untyped-def]
-    # EXCEPT ALL is DuckDB's, not SQLite's: the scout fails on its first run.
+def test_no_scout_for_what_sqlglot_cannot_write_for_sqlite(schema) -> None:  # type: ignore[no-untyped-def]
     cand = "SELECT dept FROM emp EXCEPT ALL SELECT salary FROM emp"
     ref = "SELECT dept FROM emp EXCEPT SELECT salary FROM emp"
+    assert _pair(cand, ref, schema).scout is None
+    verdict = sqlequiv.check(cand, ref, schema)
+    assert verdict.verdict == "not_equivalent"
+
+
+def test_a_query_sqlite_cannot_run_sends_the_floor_back_to_duckdb(schema) -> None:  # type: ignore[no-untyped-def]
+    # SQLite does not take a parenthesised member of a UNION: the scout fails on its
+    # first run, and DuckDB runs the floor instead.
+    cand = (
+        "(SELECT name FROM emp ORDER BY salary DESC LIMIT 1) UNION "
+        "(SELECT name FROM emp ORDER BY salary LIMIT 1)"
+    )
+    ref = "(SELECT name FROM emp ORDER BY salary DESC LIMIT 1)"
     pair = _pair(cand, ref, schema)
     assert pair.scout is not None
     verdict = floor_search(pair)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.errors import OptimizeError, SqlglotError
+from sqlglot.errors import ErrorLevel, OptimizeError, SqlglotError
 
 from sqlequiv.errors import InvalidOption, QueryError, Side
 from sqlequiv.guard.mysql import is_mysql, mysql_group_names, mysql_identifiers
@@ -360,17 +360,27 @@ def on_engine(
     """
     if native(query.dialect, engine):
         raise ValueError(f"a {query.dialect} query already runs on {engine} as written")
-    engine_sql = _translation(query.side, query.qualified, schema, engine, recheck=recheck)
+    engine_sql = _translation(
+        query.side, query.qualified, schema, engine, recheck=recheck, strict=True
+    )
     return replace(query, engine=engine, engine_sql=engine_sql)
 
 
 def _translation(
-    side: Side, qualified: exp.Expression, schema: Schema, engine: str, *, recheck: bool = True
+    side: Side,
+    qualified: exp.Expression,
+    schema: Schema,
+    engine: str,
+    *,
+    recheck: bool = True,
+    strict: bool = False,
 ) -> str:
     """``qualified`` in ``engine``'s SQL, re-checked (if ``recheck``) as the text that
-    will run."""
+    will run; if ``strict``, what sqlglot knows it cannot translate (``EXCEPT ALL`` on
+    SQLite) fails instead of being logged as a warning."""
+    level = ErrorLevel.RAISE if strict else ErrorLevel.WARN
     try:
-        engine_sql = qualified.sql(dialect=engine)
+        engine_sql = qualified.sql(dialect=engine, unsupported_level=level)
     except SqlglotError as exc:
         raise QueryError(
             side,
