@@ -95,6 +95,8 @@ class SQLiteExecutor(WrittenOnActivate):
         #: True only while sqlequiv's own statements run (see the module's docstring).
         self._trusted = False
         self._mark = f" -- sqlequiv {secrets.token_hex(16)}"
+        #: Per table of the prepared schema: its name, its DELETE and its INSERT.
+        self._writes: tuple[tuple[str, str, str], ...] = ()
         self._con.set_progress_handler(self._past_deadline, _PROGRESS_STEPS)
         self._con.set_authorizer(self._authorize)
 
@@ -140,32 +142,45 @@ class SQLiteExecutor(WrittenOnActivate):
         self._schema = schema
         self._tables = frozenset(t.name.lower() for t in schema.tables)
         self._staged.clear()
+        # Written once here, not per database: a floor writes hundreds of tiny ones.
+        self._writes = tuple(
+            (
+                table.name,
+                f"DELETE FROM {_q(table.name)}{self._mark}",
+                f"INSERT INTO {_q(table.name)} VALUES "
+                f"({', '.join('?' for _ in table.columns)}){self._mark}",
+            )
+            for table in schema.tables
+        )
 
     def _write(self, db: Database) -> None:
         if self._schema is None:
             raise RuntimeError("prepare() a schema before loading a database")
         filled: set[str] = set()
+        execute = self._con.execute
+        self._trusted = True  # sqlequiv's own statements (marked), as in _own
         try:
-            self._own("BEGIN")
-            for table in self._schema.tables:
-                if table.name in self._filled:
-                    self._own(f"DELETE FROM {_q(table.name)}")
-                rows = db.rows(table.name)
+            execute("BEGIN" + self._mark)
+            for name, delete, insert in self._writes:
+                if name in self._filled:
+                    execute(delete)
+                rows = db.rows(name)
                 if rows:
-                    filled.add(table.name)
-                    marks = ", ".join("?" for _ in table.columns)
-                    self._own_many(
-                        f"INSERT INTO {_q(table.name)} VALUES ({marks})",
+                    filled.add(name)
+                    self._con.executemany(
+                        insert,
                         [
                             tuple(v if type(v) in _STORED else sqlite_value(v) for v in row)
                             for row in rows
                         ],
                     )
-            self._own("COMMIT")
+            execute("COMMIT" + self._mark)
         except (sqlite3.Error, OverflowError) as exc:
             if self._con.in_transaction:
-                self._own("ROLLBACK")  # the tables hold what they held before
+                execute("ROLLBACK" + self._mark)  # the tables hold what they held before
             raise QueryFailed(first_line(exc), static=False) from exc
+        finally:
+            self._trusted = False
         self._filled = filled
 
     # -- running ------------------------------------------------------------
