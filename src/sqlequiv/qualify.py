@@ -128,16 +128,30 @@ def translate_source(tree: exp.Expression, dialect: str) -> exp.Expression:
         >>> translate_source(tree, "trino").sql("duckdb")
         'SELECT COUNT(CASE WHEN NOT a IS NULL AND NOT b IS NULL THEN 1 END) AS "$f1" FROM t'
     """
-    for ident in list(tree.find_all(exp.Identifier)):
+    # One walk, visiting the nodes as four find_all calls would (each walk ~0.1 ms).
+    idents: list[exp.Identifier] = []
+    counts: list[exp.Count] = []
+    orders: list[exp.Order] = []
+    calls: list[exp.Anonymous] = []
+    for node in tree.walk():
+        if isinstance(node, exp.Identifier):
+            idents.append(node)
+        elif isinstance(node, exp.Count):
+            counts.append(node)
+        elif isinstance(node, exp.Order):
+            orders.append(node)
+        elif isinstance(node, exp.Anonymous):
+            calls.append(node)
+    for ident in idents:
         if not ident.quoted and not exp.SAFE_IDENTIFIER_RE.match(ident.name):
             ident.set("quoted", True)
     if _strict(dialect):
         return tree
-    for count in list(tree.find_all(exp.Count)):
+    for count in counts:
         _count_all_non_null(count)
-    for order in list(tree.find_all(exp.Order)):
+    for order in orders:
         _drop_constant_keys(order)
-    for call in list(tree.find_all(exp.Anonymous)):
+    for call in calls:
         _single_value(call)
     return tree
 
