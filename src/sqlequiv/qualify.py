@@ -11,6 +11,8 @@ rewritten into DuckDB's spelling, each with exactly the source's meaning (see
 
 from __future__ import annotations
 
+import functools
+
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.dialects.hive import Hive
@@ -156,6 +158,7 @@ def translate_source(tree: exp.Expression, dialect: str) -> exp.Expression:
     return tree
 
 
+@functools.lru_cache(maxsize=64)
 def translated_functions(dialect: str) -> frozenset[str]:
     """Lower-cased names of source functions :func:`annotate_query` rewrites away.
 
@@ -180,6 +183,7 @@ def to_duckdb(ast: exp.Expression) -> str:
 # -- the rewrites ------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=64)
 def _dialect(dialect: str) -> Dialect | None:
     try:
         return Dialect.get_or_raise(dialect)
@@ -227,6 +231,7 @@ def _single_value(call: exp.Anonymous) -> None:
     call.replace(case)
 
 
+@functools.lru_cache(maxsize=64)
 def _strict(dialect: str) -> bool:
     """DuckDB and the Postgres family: ``COUNT(a, b)`` and ``ORDER BY 'a'`` are errors there."""
     found = _dialect(dialect)

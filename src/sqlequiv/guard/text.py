@@ -10,6 +10,7 @@ the job-specific checks (:mod:`~sqlequiv.guard.readonly`, :mod:`~sqlequiv.guard.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -19,6 +20,7 @@ from sqlglot.errors import ParseError, TokenError
 from sqlglot.schema import normalize_name
 
 from sqlequiv.errors import QueryError, Side
+from sqlequiv.identity_cache import IdentityCache
 from sqlequiv.parse_cost import parse_cost
 from sqlequiv.schema.model import Schema
 
@@ -139,7 +141,12 @@ class CheckerBase:
         self.schema = schema
         self.sql = sql
         self.engine = engine
-        self.tables = {self.norm(exp.to_identifier(t.name)): t.name for t in schema}
+        tables = _TABLES.get((id(schema), dialect), schema)
+        if tables is None:
+            tables = {self.norm(exp.to_identifier(t.name)): t.name for t in schema}
+            _TABLES.put((id(schema), dialect), tables, schema)
+        #: Each schema table's name as the dialect resolves it -> its name (read only).
+        self.tables = tables
 
     # -- errors and positions -------------------------------------------------
 
@@ -211,10 +218,7 @@ class CheckerBase:
 
     def norm(self, identifier: exp.Identifier) -> str:
         """The name as the dialect resolves it (case folding, quoting rules)."""
-        try:
-            return normalize_name(identifier, dialect=self.dialect, is_table=True).name
-        except Exception:  # an exotic identifier: fall back to case-insensitive
-            return identifier.name.lower()
+        return _resolved(identifier.name, bool(identifier.quoted), self.dialect)
 
     # -- parsing ---------------------------------------------------------------
 
@@ -382,3 +386,19 @@ def _one_line(text: str) -> str:
 def _shorten(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _SNIPPET_LENGTH else text[: _SNIPPET_LENGTH - 3] + "..."
+
+
+#: Each schema's table names as a dialect resolves them (every check of a query built
+#: the map again: a quarter of the guard's own checks).
+_TABLES: IdentityCache[dict[str, str]] = IdentityCache(32)
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved(name: str, quoted: bool, dialect: str) -> str:
+    """``name`` (``quoted`` or not) as ``dialect`` resolves a table name; sqlglot's
+    normalization costs ~0.1 ms a call, and the names of a workload repeat."""
+    try:
+        identifier = exp.to_identifier(name, quoted=quoted)
+        return normalize_name(identifier, dialect=dialect, is_table=True).name
+    except Exception:  # an exotic identifier: fall back to case-insensitive
+        return name.lower()
