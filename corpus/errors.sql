@@ -101,3 +101,11 @@ SELECT order_id FROM orders;
 # note: sqlglot's parser backtracks on a JOIN without ON: its time doubles with each one (15 took 5 s, 100 never end)
 SELECT 1 FROM orders o JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers co JOIN customers c ON c.customer_id = o.customer_id;
 SELECT 1 FROM orders o JOIN customers c ON c.customer_id = o.customer_id;
+
+# title: a DuckDB column under COLLATE NOCASE is refused, not compared byte by byte
+# schema: collated
+# expect: error
+# kind: unsupported_constraint
+# note: equivalent on DuckDB under the collation; it was refuted on a database with 'a' and 'A' as names, which the key forbids
+SELECT id FROM tags WHERE name = 'a';
+SELECT id FROM tags WHERE name = 'A';

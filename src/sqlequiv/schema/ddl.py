@@ -17,8 +17,10 @@ Statements are read in order, as a database would run them:
   AS SELECT``, ...) is refused with ``SchemaError("unsupported_statement")``.
 
 Column options that do not restrict the stored values are ignored (``DEFAULT``,
-``AUTO_INCREMENT``, identity columns, ``COMMENT``, ``COLLATE``, character sets, storage and
-table options such as ``ENGINE=`` or SQLite's ``WITHOUT ROWID``). Options that do restrict
+``AUTO_INCREMENT``, identity columns, ``COMMENT``, ``COLLATE`` outside DuckDB and SQLite,
+character sets, storage and table options such as ``ENGINE=`` or SQLite's ``WITHOUT ROWID``);
+a DuckDB column under a collation other than the binary one is refused, since it changes
+what ``=`` means. Options that do restrict
 them but that the schema model cannot express are refused with
 ``SchemaError("unsupported_constraint")`` (generated columns, ``EXCLUDE``, expression or
 partial unique indexes, ``UNIQUE NULLS NOT DISTINCT``): dropping a constraint silently would
@@ -825,6 +827,8 @@ def _apply_statement(
 ) -> None:
     start = _token_at(tokens[0])
     types = _DeclaredTypes(tokens, text) if _is_sqlite(dialect) else None
+    if dialect.lower() == "duckdb":
+        _refuse_duckdb_collations(statement)
     if isinstance(statement, exp.Create):
         kind = str(statement.args.get("kind") or "").upper()
         if kind == "TABLE":
@@ -982,6 +986,32 @@ def _sqlite_collation(coldef: exp.ColumnDef, name: str, table: TableDraft, at: A
                     "is not one of SQLite's built-in collations",
                 )
     return None
+
+
+#: DuckDB collations that compare as the default does, byte by byte.
+_BINARY_COLLATIONS = frozenset({"BINARY", "C", "POSIX"})
+
+
+def _refuse_duckdb_collations(statement: exp.Expr) -> None:
+    """Refuse a DuckDB column declared with a collation (``COLLATE NOCASE``): it changes
+    what ``=``, ``GROUP BY`` and a key mean on the column, and the engine's tables, the
+    constraint checks and the prover all compare text byte by byte. Ignored, it let
+    ``name = 'a'`` and ``name = 'A'`` be refuted on a database whose key repeats under
+    the collation."""
+    for coldef in statement.find_all(exp.ColumnDef):
+        for constraint in coldef.args.get("constraints") or []:
+            if not isinstance(constraint, exp.ColumnConstraint):
+                continue
+            kind = constraint.args.get("kind")
+            if isinstance(kind, exp.CollateColumnConstraint):
+                collation = str(kind.this.name).upper()
+                if collation not in _BINARY_COLLATIONS:
+                    raise _at(coldef).error(
+                        "unsupported_constraint",
+                        f"column {coldef.name.lower()!r} uses COLLATE {collation}, which "
+                        "changes what = and GROUP BY mean on it; sqlequiv compares DuckDB "
+                        "text byte by byte, so it cannot check this schema",
+                    )
 
 
 # Column options that leave the set of allowed values unchanged.
