@@ -21,6 +21,8 @@ Anything not listed makes a query non-portable, which only costs a proof.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlglot import exp
 
 from sqlequiv.schema.model import Column, Schema, Table
@@ -221,15 +223,12 @@ def postgres_portable(query: exp.Expression, schema: Schema, *, bytewise_text: b
         (True, False)
     """
     char = (exp.DataType.Type.CHAR, exp.DataType.Type.NCHAR)
-    unsafe: set[str] = set()
-    for table in query.find_all(exp.Table):
-        if table.name.lower() not in schema:
-            continue
-        for column in schema.table(table.name.lower()).columns:
-            if column.type.is_type(*char) or (
-                not bytewise_text and column.type.is_type(*exp.DataType.TEXT_TYPES)
-            ):
-                unsafe.add(column.name.lower())
+    unsafe = _names_of_columns_read(
+        query,
+        schema,
+        lambda column: column.type.is_type(*char)
+        or (not bytewise_text and column.type.is_type(*exp.DataType.TEXT_TYPES)),
+    )
     for node in query.find_all(exp.Column):
         dtype = node.type
         if node.name.lower() in unsafe or dtype is None:
@@ -261,10 +260,21 @@ def sqlite_stores_alike(query: exp.Expression, schema: Schema) -> bool:
         >>> [sqlite_stores_alike(guard_query(f"SELECT {c} FROM t", s).qualified, s) for c in "abc"]
         [True, False, True]
     """
-    unsafe: set[str] = set()
+    unsafe = _names_of_columns_read(
+        query, schema, lambda column: column.type.is_type(*_NOT_STORED_ALIKE)
+    )
+    return not any(node.name.lower() in unsafe for node in query.find_all(exp.Column))
+
+
+def _names_of_columns_read(
+    query: exp.Expression, schema: Schema, unsafe: Callable[[Column], bool]
+) -> set[str]:
+    """The lower-cased names of the ``unsafe`` columns of every schema table ``query``
+    reads (matched by name only: a doubt costs a proof or speed, never more)."""
+    names: set[str] = set()
     for table in query.find_all(exp.Table):
         if table.name.lower() in schema:
             for column in schema.table(table.name.lower()).columns:
-                if column.type.is_type(*_NOT_STORED_ALIKE):
-                    unsafe.add(column.name.lower())
-    return not any(node.name.lower() in unsafe for node in query.find_all(exp.Column))
+                if unsafe(column):
+                    names.add(column.name.lower())
+    return names

@@ -973,19 +973,26 @@ def _column_def(coldef: exp.ColumnDef, table: TableDraft, types: _DeclaredTypes 
 def _sqlite_collation(coldef: exp.ColumnDef, name: str, table: TableDraft, at: At) -> str | None:
     """A SQLite column's NOCASE or RTRIM collation (None for BINARY): it changes what ``=``
     and ``GROUP BY`` mean on the column, so the SQLite executor creates the column with it."""
-    for constraint in coldef.args.get("constraints") or []:
-        kind = constraint.args.get("kind") if isinstance(constraint, exp.ColumnConstraint) else None
-        if isinstance(kind, exp.CollateColumnConstraint):
-            collation = str(kind.this.name).upper()
-            if collation in ("NOCASE", "RTRIM"):
-                return collation
-            if collation != "BINARY":
-                raise at.error(
-                    "unsupported_constraint",
-                    f"column {name!r} of table {table.name!r} uses COLLATE {collation}, which "
-                    "is not one of SQLite's built-in collations",
-                )
+    for collation in _declared_collations(coldef):
+        if collation in ("NOCASE", "RTRIM"):
+            return collation
+        if collation != "BINARY":
+            raise at.error(
+                "unsupported_constraint",
+                f"column {name!r} of table {table.name!r} uses COLLATE {collation}, which "
+                "is not one of SQLite's built-in collations",
+            )
     return None
+
+
+def _declared_collations(coldef: exp.ColumnDef) -> list[str]:
+    """The collations a column definition declares, in order and upper case."""
+    return [
+        str(constraint.args["kind"].this.name).upper()
+        for constraint in coldef.args.get("constraints") or []
+        if isinstance(constraint, exp.ColumnConstraint)
+        and isinstance(constraint.args.get("kind"), exp.CollateColumnConstraint)
+    ]
 
 
 #: DuckDB collations that compare as the default does, byte by byte.
@@ -999,19 +1006,15 @@ def _refuse_duckdb_collations(statement: exp.Expr) -> None:
     ``name = 'a'`` and ``name = 'A'`` be refuted on a database whose key repeats under
     the collation."""
     for coldef in statement.find_all(exp.ColumnDef):
-        for constraint in coldef.args.get("constraints") or []:
-            if not isinstance(constraint, exp.ColumnConstraint):
+        for collation in _declared_collations(coldef):
+            if collation in _BINARY_COLLATIONS:
                 continue
-            kind = constraint.args.get("kind")
-            if isinstance(kind, exp.CollateColumnConstraint):
-                collation = str(kind.this.name).upper()
-                if collation not in _BINARY_COLLATIONS:
-                    raise _at(coldef).error(
-                        "unsupported_constraint",
-                        f"column {coldef.name.lower()!r} uses COLLATE {collation}, which "
-                        "changes what = and GROUP BY mean on it; sqlequiv compares DuckDB "
-                        "text byte by byte, so it cannot check this schema",
-                    )
+            raise _at(coldef).error(
+                "unsupported_constraint",
+                f"column {coldef.name.lower()!r} uses COLLATE {collation}, which "
+                "changes what = and GROUP BY mean on it; sqlequiv compares DuckDB "
+                "text byte by byte, so it cannot check this schema",
+            )
 
 
 # Column options that leave the set of allowed values unchanged.
