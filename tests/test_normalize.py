@@ -1309,3 +1309,33 @@ def test_canonical_trees_are_well_formed() -> None:
         for node in form.walk():
             for child in node.iter_expressions():
                 assert child.parent is node, (sql, node.sql(), child.sql())
+
+
+def test_a_form_is_computed_once_whatever_the_limits_and_each_limit_still_holds() -> None:
+    from sqlequiv import normalize
+    from sqlequiv.normalize import Limits, TooLarge
+
+    tree = qualify_query(
+        sqlglot.parse_one("SELECT order_id FROM orders WHERE order_id = 1 OR order_id = 3"),
+        SCHEMA,
+        "duckdb",
+    )
+    calls = []
+    original = normalize._canonical_form
+
+    def counted(*args: Any) -> exp.Expression:
+        calls.append(args)
+        return original(*args)
+
+    normalize._canonical_form = counted  # type: ignore[assignment]
+    try:
+        first = canonical_form(tree, SCHEMA)
+        # The prover's tighter limits reuse the form (a copy: the held one stays intact).
+        again = canonical_form(tree, SCHEMA, limits=Limits(nodes=1000, terms=100))
+        assert again.sql() == first.sql() and again is not first
+        assert len(calls) == 1
+        # A limit the tree is past still refuses it, though its form is held.
+        with pytest.raises(TooLarge):
+            canonical_form(tree, SCHEMA, limits=Limits(nodes=5))
+    finally:
+        normalize._canonical_form = original  # type: ignore[assignment]
