@@ -26,6 +26,7 @@ import z3
 from sqlglot import exp
 
 from sqlequiv.symbolic.domain import MICROS_PER_DAY, type_info
+from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
 from sqlequiv.symbolic.sqlvalue import (
     DECIMAL_DIGITS_OF_INT,
     MAX_PRECISION,
@@ -62,21 +63,21 @@ _INT64_DIGITS = 18
 
 
 def _present(*vs: SymValue) -> z3.BoolRef:
-    return z3.And(*[z3.Not(v.null) for v in vs])
+    return bool_and(*[bool_not(v.null) for v in vs])
 
 
 def _null(*vs: SymValue) -> z3.BoolRef:
-    return z3.Or(*[v.null for v in vs]) if len(vs) > 1 else vs[0].null
+    return bool_or(*[v.null for v in vs]) if len(vs) > 1 else vs[0].null
 
 
 def _out_of_int(value: z3.ArithRef, bits: int) -> z3.BoolRef:
     low, high = int_range(bits)
-    return z3.Or(value < low, value > high)
+    return bool_or(value < low, value > high)
 
 
 def _out_of_decimal(value: z3.ArithRef, precision: int) -> z3.BoolRef:
     bound = 10**precision
-    return z3.Or(value <= -bound, value >= bound)
+    return bool_or(value <= -bound, value >= bound)
 
 
 def _digits(v: SymValue) -> int:
@@ -133,7 +134,7 @@ def _temporal(op: str, a: SymValue, b: SymValue) -> Result:
         if days.bits > 32:
             raise Unsupported("DATE + BIGINT (DuckDB has no such operator)")
         value = a.value + b.value if op == "+" else a.value - b.value
-        err = z3.And(_present(a, b), z3.Or(value < -_MAX_DAYS, value > _MAX_DAYS))
+        err = bool_and(_present(a, b), bool_or(value < -_MAX_DAYS, value > _MAX_DAYS))
         return SymValue("date", value, null), err
     raise Unsupported(f"{a.kind} {op} {b.kind}")
 
@@ -167,7 +168,7 @@ def arith(op: str, a: SymValue, b: SymValue) -> Result:
             value = a.value - b.value
         else:
             value = a.value * b.value
-        err = z3.And(_present(a, b), _out_of_int(value, bits))
+        err = bool_and(_present(a, b), _out_of_int(value, bits))
         return SymValue("int", value, _null(a, b), bits=bits), err
     a, b = _as_decimal(a), _as_decimal(b)
     if op == "*":
@@ -185,7 +186,7 @@ def arith(op: str, a: SymValue, b: SymValue) -> Result:
         precision = min(whole + scale + 1, MAX_PRECISION)
         x, y = _rescale(a.value, scale - a.scale), _rescale(b.value, scale - b.scale)
         value = x + y if op == "+" else x - y
-    err = z3.And(_present(a, b), _out_of_decimal(value, precision))
+    err = bool_and(_present(a, b), _out_of_decimal(value, precision))
     return SymValue("decimal", value, _null(a, b), scale, precision=precision), err
 
 
@@ -222,7 +223,8 @@ def int_divide(a: SymValue, b: SymValue) -> Result:
         bits = max(a.bits, b.bits)
         value = tdiv(a.value, b.value)
         zero = b.value == 0
-        err = z3.And(_present(a, b), z3.Or(zero, z3.And(z3.Not(zero), _out_of_int(value, bits))))
+        wraps = bool_and(bool_not(zero), _out_of_int(value, bits))
+        err = bool_and(_present(a, b), bool_or(zero, wraps))
         return SymValue("int", value, _null(a, b), bits=bits), err
     raise Unsupported(f"// on {a.kind} and {b.kind} values")
 
@@ -241,7 +243,7 @@ def modulo(a: SymValue, b: SymValue) -> Result:
     kinds = {a.kind, b.kind}
     if not kinds <= {"int", "decimal"}:
         raise Unsupported(f"% on {' and '.join(sorted(kinds))} values")
-    err = z3.And(_present(a, b), b.value == 0)
+    err = bool_and(_present(a, b), b.value == 0)
     if a.kind == b.kind == "int":
         value = tmod(a.value, b.value)
         return SymValue("int", value, _null(a, b), bits=max(a.bits, b.bits)), err
@@ -268,18 +270,18 @@ def trunc_divide(a: SymValue, b: SymValue) -> Result:
         return null_of("int", bits=64), _NO_ERROR
     if a.kind == b.kind == "int" and max(a.bits, b.bits) <= 32:
         value = tdiv(a.value, b.value)
-        err = z3.And(_present(a, b), b.value == 0)
+        err = bool_and(_present(a, b), b.value == 0)
         return SymValue("int", value, _null(a, b), bits=64), err
     quotient, _ = divide(a, b)
     truncated = z3.fpRoundToIntegral(z3.RTZ(), quotient.value)
     as_int, bad = _fp_to_int(truncated, 64)
-    return SymValue("int", as_int, quotient.null, bits=64), z3.And(_present(a, b), bad)
+    return SymValue("int", as_int, quotient.null, bits=64), bool_and(_present(a, b), bad)
 
 
 def _fp_to_int(integral: z3.ExprRef, bits: int) -> tuple[z3.ArithRef, z3.BoolRef]:
     """An integral float as an Int, and when converting it to an int of ``bits`` fails."""
     as_int = z3.ToInt(z3.fpToReal(integral))
-    bad = z3.Or(z3.fpIsNaN(integral), z3.fpIsInf(integral), _out_of_int(as_int, bits))
+    bad = bool_or(z3.fpIsNaN(integral), z3.fpIsInf(integral), _out_of_int(as_int, bits))
     return as_int, bad
 
 
@@ -289,8 +291,8 @@ def negate(a: SymValue) -> Result:
         return a, _NO_ERROR
     if a.kind == "int":
         value = -a.value
-        return SymValue("int", value, a.null, bits=a.bits), z3.And(
-            z3.Not(a.null), _out_of_int(value, a.bits)
+        return SymValue("int", value, a.null, bits=a.bits), bool_and(
+            bool_not(a.null), _out_of_int(value, a.bits)
         )
     if a.kind == "decimal":
         return SymValue("decimal", -a.value, a.null, a.scale, precision=a.precision), _NO_ERROR
@@ -307,7 +309,7 @@ def absolute(a: SymValue) -> Result:
         value = z3.If(a.value < 0, -a.value, a.value)
         err = _NO_ERROR
         if a.kind == "int":
-            err = z3.And(z3.Not(a.null), _out_of_int(value, a.bits))
+            err = bool_and(bool_not(a.null), _out_of_int(value, a.bits))
         return SymValue(a.kind, value, a.null, a.scale, a.bits, a.precision), err
     if a.kind == "float":
         return SymValue("float", z3.fpAbs(a.value), a.null, bits=a.bits), _NO_ERROR
@@ -324,8 +326,8 @@ def add_interval(a: SymValue, micros: int) -> Result:
         value = a.value + micros
     else:
         raise Unsupported(f"{a.kind} + INTERVAL")
-    outside = z3.Or(value < -_MAX_TIMESTAMP_MICROS, value > _MAX_TIMESTAMP_MICROS)
-    return SymValue("timestamp", value, a.null), z3.And(z3.Not(a.null), outside)
+    outside = bool_or(value < -_MAX_TIMESTAMP_MICROS, value > _MAX_TIMESTAMP_MICROS)
+    return SymValue("timestamp", value, a.null), bool_and(bool_not(a.null), outside)
 
 
 # -- strings ---------------------------------------------------------------------
@@ -406,7 +408,7 @@ def cast(v: SymValue, target: SymValue) -> Result:
         return null_of(kind, scale=target.scale, bits=target.bits, precision=target.precision), (
             _NO_ERROR
         )
-    present = z3.Not(v.null)
+    present = bool_not(v.null)
     if kind == "int":
         value: z3.ExprRef
         if v.kind == "int":
@@ -418,10 +420,10 @@ def cast(v: SymValue, target: SymValue) -> Result:
         elif v.kind == "float":
             integral = z3.fpRoundToIntegral(z3.RNE(), v.value)
             value, bad = _fp_to_int(integral, target.bits)
-            return SymValue("int", value, v.null, bits=target.bits), z3.And(present, bad)
+            return SymValue("int", value, v.null, bits=target.bits), bool_and(present, bad)
         else:
             raise Unsupported(f"CAST of {v.kind} to an integer type")
-        err = z3.And(present, _out_of_int(value, target.bits))
+        err = bool_and(present, _out_of_int(value, target.bits))
         return SymValue("int", value, v.null, bits=target.bits), err
     if kind == "decimal":
         if v.kind not in ("int", "decimal"):
@@ -429,7 +431,7 @@ def cast(v: SymValue, target: SymValue) -> Result:
         scale = v.scale if v.kind == "decimal" else 0
         shift = target.scale - scale
         value = _rescale(v.value, shift) if shift >= 0 else round_half_away(v.value, -shift)
-        err = z3.And(present, _out_of_decimal(value, target.precision))
+        err = bool_and(present, _out_of_decimal(value, target.precision))
         result = SymValue("decimal", value, v.null, target.scale, precision=target.precision)
         return result, err
     if kind == "float":
@@ -439,8 +441,8 @@ def cast(v: SymValue, target: SymValue) -> Result:
         err = _NO_ERROR
         if v.kind == "float" and v.bits > target.bits:
             # DOUBLE -> REAL: a finite value that overflows REAL is an error.
-            finite = z3.Not(z3.Or(z3.fpIsInf(v.value), z3.fpIsNaN(v.value)))
-            err = z3.And(present, finite, z3.fpIsInf(converted))
+            finite = bool_not(bool_or(z3.fpIsInf(v.value), z3.fpIsNaN(v.value)))
+            err = bool_and(present, finite, z3.fpIsInf(converted))
         return SymValue("float", converted, v.null, bits=target.bits), err
     if kind == "text":
         return SymValue("text", _text(v), v.null), _NO_ERROR

@@ -32,6 +32,7 @@ from sqlglot import exp
 
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.blocks import Block, Query, SetOp, Source, has_aggregate
+from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
 from sqlequiv.symbolic.scope import Scope
 from sqlequiv.symbolic.terms import SymValue, Unsupported, same
 
@@ -50,10 +51,10 @@ def determines(
     scope = _two_copies(prover, block)
     try:
         premise = _both_kept(scope, block) + [_agree(scope, x) for x in xs]
-        goal = z3.And(*(_agree(scope, y) for y in ys))
+        goal = bool_and(*(_agree(scope, y) for y in ys))
     except (Unsupported, z3.Z3Exception):
         return False
-    return prover.valid(scope, z3.Implies(z3.And(*premise), goal))
+    return prover.valid(scope, z3.Implies(bool_and(*premise), goal))
 
 
 def is_set(prover: Prover, block: Block) -> bool:
@@ -82,8 +83,8 @@ def identifies(prover: Prover, block: Block, xs: Sequence[exp.Expr]) -> bool:
         return False
     if any(i is None for i in identities):
         return False
-    goal = z3.And(*(i for i in identities if i is not None))
-    return prover.valid(scope, z3.Implies(z3.And(*premise), goal))
+    goal = bool_and(*(i for i in identities if i is not None))
+    return prover.valid(scope, z3.Implies(bool_and(*premise), goal))
 
 
 def grouped_rows(block: Block) -> Block:
@@ -124,15 +125,15 @@ def _identity(scope: Scope, block: Block, source: Source) -> z3.BoolRef | None:
         pairs = [(scope.value("c", n), scope.value("r", n)) for n in nodes]
         if source.table is not None:
             # A key identifies a row only where it is not NULL (a UNIQUE column may be).
-            options.append(z3.And(*(z3.And(z3.Not(a.null), _same(a, b)) for a, b in pairs)))
+            options.append(bool_and(*(bool_and(bool_not(a.null), _same(a, b)) for a, b in pairs)))
         else:
-            options.append(z3.And(*(_same(a, b) for a, b in pairs)))
+            options.append(bool_and(*(_same(a, b) for a, b in pairs)))
     if not options:
         return None
-    identity = z3.Or(*options)
+    identity = bool_or(*options)
     if padded:
         pc, pr = scope.pad("c", source.alias), scope.pad("r", source.alias)
-        identity = z3.Or(z3.And(pc, pr), z3.And(z3.Not(pc), z3.Not(pr), identity))
+        identity = bool_or(bool_and(pc, pr), bool_and(bool_not(pc), bool_not(pr), identity))
     return identity
 
 

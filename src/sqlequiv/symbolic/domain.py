@@ -30,6 +30,7 @@ from typing import Any
 import z3
 from sqlglot import exp
 
+from sqlequiv.symbolic.formulas import bool_not
 from sqlequiv.symbolic.sqlvalue import (
     MAX_PRECISION,
     SymValue,
@@ -164,7 +165,7 @@ def variable(
     else:
         value = z3.Bool(name)
     if not nullable:
-        domain.append(z3.Not(null))
+        domain.append(bool_not(null))
     sym = SymValue(kind, value, null, scale, bits or 64, precision or MAX_PRECISION)
     return sym, domain
 

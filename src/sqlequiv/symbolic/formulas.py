@@ -6,11 +6,16 @@ more than the solver work they describe: ``z3.And(a, b)`` takes ~200 us on a
 slow machine, the C call behind it ~20 us. These builders call the C API
 directly and fold the constants TRUE and FALSE away, which also keeps the
 formulas small (a NOT NULL column's null flag is the constant FALSE).
+
+:func:`bool_and`, :func:`bool_or` and :func:`bool_not` fold nothing: they build
+exactly the terms of ``z3.And``, ``z3.Or`` and ``z3.Not``, for the translation and the
+prover, whose formulas (so z3's search and its rlimit count) must not change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import z3
 from z3.z3 import _to_expr_ref  # the wrapper z3.If uses, without its coercions
@@ -18,6 +23,9 @@ from z3.z3 import _to_expr_ref  # the wrapper z3.If uses, without its coercions
 __all__ = [
     "FALSE",
     "TRUE",
+    "bool_and",
+    "bool_not",
+    "bool_or",
     "conj",
     "count",
     "disj",
@@ -129,3 +137,62 @@ def count(flags: Sequence[z3.BoolRef]) -> z3.ArithRef:
     if len(terms) == 1:
         return terms[0]
     return z3.ArithRef(z3.Z3_mk_add(_CTX.ref(), len(terms), _array(terms)), _CTX)
+
+
+def _exact_args(args: tuple[Any, ...]) -> tuple[z3.Context, z3.Ast, int] | None:
+    """The context, C array and count of ``args`` (or of the one list or tuple that is
+    ``args``) when every one is a plain ``BoolRef`` of one context; else None."""
+    items = args[0] if len(args) == 1 and isinstance(args[0], list | tuple) else args
+    if not items or type(items[0]) is not z3.BoolRef:
+        return None
+    ctx = items[0].ctx
+    for item in items:
+        if type(item) is not z3.BoolRef or item.ctx is not ctx:
+            return None
+    arr = (z3.Ast * len(items))()
+    for i, item in enumerate(items):
+        arr[i] = item.ast
+    return ctx, arr, len(items)
+
+
+def bool_and(*args: Any) -> z3.BoolRef:
+    """``z3.And(*args)``, the same term, at a sixth of its cost for z3 Booleans.
+
+    Example:
+        >>> p, q = z3.Bools("p q")
+        >>> bool_and(p, q).eq(z3.And(p, q)), bool_and([p, q, p]).eq(z3.And([p, q, p]))
+        (True, True)
+    """
+    exact = _exact_args(args)
+    if exact is None:
+        return z3.And(*args)
+    ctx, arr, n = exact
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), n, arr), ctx)
+
+
+def bool_or(*args: Any) -> z3.BoolRef:
+    """``z3.Or(*args)``, the same term (see :func:`bool_and`).
+
+    Example:
+        >>> p, q = z3.Bools("p q")
+        >>> bool_or(p, q).eq(z3.Or(p, q)), bool_or(p, True).eq(z3.Or(p, True))
+        (True, True)
+    """
+    exact = _exact_args(args)
+    if exact is None:
+        return z3.Or(*args)
+    ctx, arr, n = exact
+    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), n, arr), ctx)
+
+
+def bool_not(a: Any) -> z3.BoolRef:
+    """``z3.Not(a)``, the same term (see :func:`bool_and`).
+
+    Example:
+        >>> p = z3.Bool("p")
+        >>> bool_not(p).eq(z3.Not(p)), bool_not(bool_not(p)).eq(z3.Not(z3.Not(p)))
+        (True, True)
+    """
+    if type(a) is not z3.BoolRef:
+        return z3.Not(a)
+    return z3.BoolRef(z3.Z3_mk_not(a.ctx.ref(), a.ast), a.ctx)

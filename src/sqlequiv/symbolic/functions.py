@@ -67,6 +67,7 @@ from sqlglot import exp
 from sqlequiv.symbolic import calendar
 from sqlequiv.symbolic.arith import Result, decimal_text, int_text, round_half_away
 from sqlequiv.symbolic.domain import MICROS_PER_DAY
+from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
 from sqlequiv.symbolic.sqlvalue import (
     MAX_PRECISION,
     SymValue,
@@ -202,7 +203,7 @@ def uninterpreted(
     if may_be_null:
         gives_null = z3.Function(f"{key}!null", *sorts, z3.BoolSort())
         nulls.append(gives_null(*values))
-    null = z3.Or(*nulls) if len(nulls) > 1 else (nulls[0] if nulls else z3.BoolVal(False))
+    null = bool_or(*nulls) if len(nulls) > 1 else (nulls[0] if nulls else z3.BoolVal(False))
     return SymValue(result.kind, value, null, result.scale, result.bits, result.precision)
 
 
@@ -304,7 +305,7 @@ def _text(v: SymValue) -> z3.SeqRef:
 
 
 def _any_null(args: Sequence[SymValue]) -> z3.BoolRef:
-    return z3.Or(*[a.null for a in args]) if len(args) > 1 else args[0].null
+    return bool_or(*[a.null for a in args]) if len(args) > 1 else args[0].null
 
 
 def _substring(args: Sequence[SymValue]) -> Result | None:
@@ -372,14 +373,14 @@ def _round(args: Sequence[SymValue]) -> Result | None:
     digits = _int_constant(args[1]) if len(args) == 2 else 0
     if digits is None or x.kind not in ("int", "decimal") or abs(digits) > 2 * MAX_PRECISION:
         return None
-    present = z3.Not(_any_null(args))
+    present = bool_not(_any_null(args))
     if x.kind == "int":
         if digits >= 0:
             return x, _NO_ERROR
         unit = 10**-digits
         value = round_half_away(x.value, -digits) * unit
         low, high = int_range(x.bits)
-        error = z3.And(present, z3.Or(value < low, value > high))
+        error = bool_and(present, bool_or(value < low, value > high))
         return SymValue("int", value, x.null, bits=x.bits), error
     if digits >= x.scale:
         return x, _NO_ERROR
@@ -389,7 +390,7 @@ def _round(args: Sequence[SymValue]) -> Result | None:
     precision = min(max(x.precision, x.precision - x.scale + 1), MAX_PRECISION)
     value = round_half_away(x.value, x.scale - digits) * 10**-digits
     bound = 10**precision
-    error = z3.And(present, z3.Or(value <= -bound, value >= bound))
+    error = bool_and(present, bool_or(value <= -bound, value >= bound))
     return SymValue("decimal", value, x.null, 0, precision=precision), error
 
 
@@ -404,7 +405,7 @@ def _extreme(largest: bool) -> Callable[[Sequence[SymValue]], Result | None]:
         best = values[0]
         for v in values[1:]:
             better = compare(">" if largest else "<", v, best).true
-            best = ite(z3.Or(best.null, better), v, best)
+            best = ite(bool_or(best.null, better), v, best)
         return best, _NO_ERROR
 
     return translate

@@ -57,6 +57,7 @@ from sqlequiv.symbolic.dependencies import (
     is_set,
 )
 from sqlequiv.symbolic.effort import FLOAT_SHARE, Units, slow
+from sqlequiv.symbolic.formulas import bool_and, bool_not
 from sqlequiv.symbolic.scope import Scope, Side
 from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join, semi_join_exists
 from sqlequiv.symbolic.setops import set_normal_form
@@ -323,8 +324,8 @@ class Prover:
         except Unsupported:
             return None
         pad_a, pad_b = scope.pad("c", a.alias), scope.pad("c", join.source.alias)
-        keeps_a_pad = self.satisfiable(scope, z3.And(pad_a, where))
-        keeps_b_pad = self.satisfiable(scope, z3.And(pad_b, where))
+        keeps_a_pad = self.satisfiable(scope, bool_and(pad_a, where))
+        keeps_b_pad = self.satisfiable(scope, bool_and(pad_b, where))
         if not keeps_a_pad and not keeps_b_pad:
             return replace(
                 block,
@@ -690,7 +691,7 @@ class Prover:
                 except Unsupported:
                     return block
                 pad = scope.pad("c", join.source.alias)
-                if not self.satisfiable(scope, z3.And(pad, where.true)):
+                if not self.satisfiable(scope, bool_and(pad, where.true)):
                     block = replace(
                         block,
                         sources=[*block.sources, join.source],
@@ -737,7 +738,7 @@ class Prover:
                     scope, where = shared
                 for key in keys:
                     equal = [scope.key_equal("c", a.alias, b.alias, column) for column in key]
-                    if self.valid(scope, z3.Implies(where.true, z3.And(*equal))):
+                    if self.valid(scope, z3.Implies(where.true, bool_and(*equal))):
                         return self._drop_key_self_joins(block.without(b, a.alias))
             except Unsupported:
                 return block
@@ -970,7 +971,7 @@ class Prover:
                 except (Unsupported, z3.Z3Exception):
                     pass
             # Values of different kinds are the same only when both are always NULL.
-            return self.valid(scope, z3.Implies(assume, z3.And(a.null, b.null)))
+            return self.valid(scope, z3.Implies(assume, bool_and(a.null, b.null)))
 
         if all(eq(a, b) for a, b in zip(left, right, strict=True)):
             return True
@@ -1023,7 +1024,7 @@ class Prover:
 
     def valid(self, scope: Scope, formula: z3.BoolRef) -> bool:
         """Whether ``formula`` holds under the scope's constraints (unknown counts as no)."""
-        return not self.satisfiable(scope, z3.Not(formula))
+        return not self.satisfiable(scope, bool_not(formula))
 
     def _tick(self) -> None:
         if self._deadline and time.monotonic() > self._deadline:

@@ -36,6 +36,7 @@ from sqlequiv.symbolic.blocks import (
     has_aggregate,
     read_query,
 )
+from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
 from sqlequiv.symbolic.semijoin import SemiJoin, semi_join
 from sqlequiv.symbolic.terms import (
     SymBool,
@@ -137,7 +138,8 @@ class Scope:
                 other = b if block.resolve_alias(alias) == a else a
                 other_sid = self._source_id(side, other)
                 if other_sid in self._pads:
-                    self._constraints.append(z3.Not(z3.And(self._pads[sid], self._pads[other_sid])))
+                    both = bool_and(self._pads[sid], self._pads[other_sid])
+                    self._constraints.append(bool_not(both))
         return self._pads[sid]
 
     @property
@@ -149,7 +151,7 @@ class Scope:
         """Both sources have the same non-NULL value in ``column``."""
         va = self._column(side, a, column)
         vb = self._column(side, b, column)
-        return z3.And(z3.Not(va.null), z3.Not(vb.null), same(va, vb))
+        return bool_and(bool_not(va.null), bool_not(vb.null), same(va, vb))
 
     def row_values(self) -> dict[str, SymValue]:
         """The symbolic value of every base-table column mentioned so far, by name."""
@@ -237,7 +239,7 @@ class Scope:
         except (Unsupported, KeyError):
             return
         if self._is_padded(side, alias):
-            fact = z3.Implies(z3.Not(self.pad(side, alias)), fact)
+            fact = z3.Implies(bool_not(self.pad(side, alias)), fact)
         self._constraints.append(fact)
 
     def _query_facts(self, query: Query, row: list[SymValue], prefix: str) -> z3.BoolRef:
@@ -246,9 +248,9 @@ class Scope:
                 self._query_facts(b, row, f"{prefix}{i}/") for i, b in enumerate(query.branches)
             ]
             if query.kind == "union":
-                return z3.Or(*parts)
+                return bool_or(*parts)
             if query.kind == "intersect":
-                return z3.And(*parts)
+                return bool_and(*parts)
             return parts[0]  # EXCEPT: a row of the result is a row of the first operand
         if query.aggregate and query.group is None:
             # One row even when no source row qualifies: nothing follows from the WHERE.
@@ -266,7 +268,7 @@ class Scope:
             if query.aggregate and has_aggregate(output):
                 continue
             facts.append(same(value, nested.value("c", output)))
-        return z3.And(*nested.constraints(), *facts)
+        return bool_and(*nested.constraints(), *facts)
 
     def _new_var(
         self, key: str, dtype: exp.DataType, nullable: bool, side: Side, alias: str, *, keep: bool
@@ -280,9 +282,9 @@ class Scope:
         if padded:
             pad = self.pad(side, alias)
             if not nullable:
-                facts.append(z3.Not(value.null))
+                facts.append(bool_not(value.null))
             self._constraints.append(z3.Implies(pad, value.null))
-            self._constraints.extend(z3.Implies(z3.Not(pad), f) for f in facts)
+            self._constraints.extend(z3.Implies(bool_not(pad), f) for f in facts)
         else:
             self._constraints.extend(facts)
 
@@ -297,11 +299,11 @@ class Scope:
         for check in table.checks:
             translator = Translator(lambda c: self._column(side, alias, c.name))
             try:
-                holds = z3.Not(translator.predicate(check).false)
+                holds = bool_not(translator.predicate(check).false)
             except Unsupported:
                 continue  # a dropped constraint only makes proofs harder
             self._constraints.append(
-                z3.Implies(z3.Not(self.pad(side, alias)), holds) if padded else holds
+                z3.Implies(bool_not(self.pad(side, alias)), holds) if padded else holds
             )
 
     def _key_axioms(self) -> list[z3.BoolRef]:
@@ -331,10 +333,10 @@ class Scope:
                             f"{a}.{k}" in self._vars and f"{b}.{k}" in self._vars for k in key
                         ):
                             continue
-                        premise = z3.And(
+                        premise = bool_and(
                             *(
-                                z3.And(
-                                    z3.Not(self._vars[f"{a}.{k}"].null),
+                                bool_and(
+                                    bool_not(self._vars[f"{a}.{k}"].null),
                                     same(self._vars[f"{a}.{k}"], self._vars[f"{b}.{k}"]),
                                 )
                                 for k in key
@@ -343,7 +345,7 @@ class Scope:
                         axioms.append(
                             z3.Implies(
                                 premise,
-                                z3.And(
+                                bool_and(
                                     *(
                                         same(self._vars[f"{a}.{c}"], self._vars[f"{b}.{c}"])
                                         for c in shared
@@ -374,13 +376,13 @@ class Scope:
             # IN is true exactly when a match exists; when it is false rather than
             # unknown depends on NULLs, which the atom does not track: leave it free.
             false = z3.Bool(f"{self._prefix}in-false:{id(node)}")
-            self._constraints.append(z3.Implies(false, z3.Not(found.true)))
+            self._constraints.append(z3.Implies(false, bool_not(found.true)))
             if self._never_null(semi):
                 # No NULL among the subquery's values: with a non-NULL value on the left,
                 # no match means false (NOT IN is then NOT EXISTS).
                 outer = self._translators[side].value(node.this)
                 self._constraints.append(
-                    z3.Implies(z3.And(z3.Not(outer.null), z3.Not(found.true)), false)
+                    z3.Implies(bool_and(bool_not(outer.null), bool_not(found.true)), false)
                 )
             return SymBool(found.true, false)
         if isinstance(node, exp.Window):
@@ -395,7 +397,7 @@ class Scope:
             where = node.expression
             condition = where.this if isinstance(where, exp.Where) else where
             test = self._translators[side].predicate(condition)
-            if self.prover.valid(self, z3.Implies(self._kept(side), z3.Not(test.true))):
+            if self.prover.valid(self, z3.Implies(self._kept(side), bool_not(test.true))):
                 name = _AGGREGATES.get(type(node.this))
                 if name is None:
                     raise Unsupported(f"aggregate {node.this.sql()}")
@@ -451,7 +453,7 @@ class Scope:
         key = f"{self._prefix}semi:{self._atom_text(side, semi.as_in())}"
         if key not in self._atoms:
             b = z3.Bool(key)
-            self._atoms[key] = SymBool(b, z3.Not(b))
+            self._atoms[key] = SymBool(b, bool_not(b))
         atom = self._atoms[key]
         assert isinstance(atom, SymBool)
         return atom
@@ -463,10 +465,10 @@ class Scope:
         atom: SymValue | SymBool
         if kind == "exists":
             b = z3.Bool(key)
-            atom = SymBool(b, z3.Not(b))
+            atom = SymBool(b, bool_not(b))
         elif kind == "in":
             t, f = z3.Bool(key + "#t"), z3.Bool(key + "#f")
-            self._constraints.append(z3.Not(z3.And(t, f)))
+            self._constraints.append(bool_not(bool_and(t, f)))
             atom = SymBool(t, f)
         else:
             query = node.this if isinstance(node, exp.Subquery) else node
@@ -580,7 +582,7 @@ class Scope:
             if (
                 name == "count"
                 and not distinct
-                and self.prover.valid(self, z3.Implies(self._kept(side), z3.Not(arg.null)))
+                and self.prover.valid(self, z3.Implies(self._kept(side), bool_not(arg.null)))
             ):
                 arg = None  # COUNT(x) over rows where x is never NULL is COUNT(*)
         elif name != "count":
@@ -619,7 +621,7 @@ class Scope:
         label = f"{self._prefix}agg{len(self._aggregates)}"
         if name == "count":
             value, _ = variable(label, exp.DataType.build("BIGINT"), nullable=False)
-            self._constraints.append(z3.Not(value.null))  # COUNT is never NULL
+            self._constraints.append(bool_not(value.null))  # COUNT is never NULL
             low = 1 if self.blocks[side].group is not None else 0
             self._constraints.append(value.value >= low if arg is None else value.value >= 0)
             return value

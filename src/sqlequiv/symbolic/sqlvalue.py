@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 
 import z3
 
+from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
 from sqlequiv.values import Kind
 
 __all__ = [
@@ -107,7 +108,7 @@ class SymBool:
     @property
     def unknown(self) -> z3.BoolRef:
         """The condition under which this truth value is UNKNOWN."""
-        return z3.And(z3.Not(self.true), z3.Not(self.false))
+        return bool_and(bool_not(self.true), bool_not(self.false))
 
 
 def fp_sort(bits: int) -> z3.FPSortRef:
@@ -161,7 +162,7 @@ def and_(*ps: SymBool) -> SymBool:
         return SymBool(z3.BoolVal(True), z3.BoolVal(False))
     if len(ps) == 1:
         return ps[0]
-    return SymBool(z3.And(*[p.true for p in ps]), z3.Or(*[p.false for p in ps]))
+    return SymBool(bool_and(*[p.true for p in ps]), bool_or(*[p.false for p in ps]))
 
 
 def or_(*ps: SymBool) -> SymBool:
@@ -170,7 +171,7 @@ def or_(*ps: SymBool) -> SymBool:
         return SymBool(z3.BoolVal(False), z3.BoolVal(True))
     if len(ps) == 1:
         return ps[0]
-    return SymBool(z3.Or(*[p.true for p in ps]), z3.And(*[p.false for p in ps]))
+    return SymBool(bool_or(*[p.true for p in ps]), bool_and(*[p.false for p in ps]))
 
 
 def not_(p: SymBool) -> SymBool:
@@ -189,8 +190,8 @@ def as_predicate(v: SymValue) -> SymBool:
         return SymBool(z3.BoolVal(False), z3.BoolVal(False))
     if v.kind != "bool":
         raise Unsupported(f"a {v.kind} value used as a condition")
-    present = z3.Not(v.null)
-    return SymBool(z3.And(present, v.value), z3.And(present, z3.Not(v.value)))
+    present = bool_not(v.null)
+    return SymBool(bool_and(present, v.value), bool_and(present, bool_not(v.value)))
 
 
 # -- implicit casts --------------------------------------------------------------
@@ -322,12 +323,12 @@ def unify_all(values: Sequence[SymValue]) -> list[SymValue]:
 
 def _fp_eq(a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
     # DuckDB: NaN = NaN is true, -0.0 = 0.0 is true.
-    return z3.Or(z3.And(z3.fpIsNaN(a), z3.fpIsNaN(b)), z3.fpEQ(a, b))
+    return bool_or(bool_and(z3.fpIsNaN(a), z3.fpIsNaN(b)), z3.fpEQ(a, b))
 
 
 def _fp_lt(a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
     # DuckDB orders NaN above every other value, +inf included.
-    return z3.And(z3.Not(z3.fpIsNaN(a)), z3.Or(z3.fpIsNaN(b), z3.fpLT(a, b)))
+    return bool_and(bool_not(z3.fpIsNaN(a)), bool_or(z3.fpIsNaN(b), z3.fpLT(a, b)))
 
 
 def _raw_compare(op: str, a: SymValue, b: SymValue) -> z3.BoolRef:
@@ -340,19 +341,19 @@ def _raw_compare(op: str, a: SymValue, b: SymValue) -> z3.BoolRef:
     if op == ">=":
         return _raw_compare("<=", b, a)
     if op == "<>":
-        return z3.Not(_raw_compare("=", a, b))
+        return bool_not(_raw_compare("=", a, b))
     kind = a.kind
     if kind == "float":
         if op == "=":
             return _fp_eq(x, y)
         lt = _fp_lt(x, y)
-        return lt if op == "<" else z3.Or(lt, _fp_eq(x, y))
+        return lt if op == "<" else bool_or(lt, _fp_eq(x, y))
     if op == "=":
         return x == y
     if kind == "bool":
         # FALSE < TRUE
-        lt = z3.And(z3.Not(x), y)
-        return lt if op == "<" else z3.Or(lt, x == y)
+        lt = bool_and(bool_not(x), y)
+        return lt if op == "<" else bool_or(lt, x == y)
     if kind in ("int", "decimal", "date", "timestamp", "text"):
         return x < y if op == "<" else x <= y
     raise Unsupported(f"ordering {kind} values")
@@ -371,8 +372,8 @@ def compare(op: str, a: SymValue, b: SymValue) -> SymBool:
     if a.kind == "other" or b.kind == "other":
         return SymBool(z3.BoolVal(False), z3.BoolVal(False))
     holds = _raw_compare(op, a, b)
-    present = z3.And(z3.Not(a.null), z3.Not(b.null))
-    return SymBool(z3.And(present, holds), z3.And(present, z3.Not(holds)))
+    present = bool_and(bool_not(a.null), bool_not(b.null))
+    return SymBool(bool_and(present, holds), bool_and(present, bool_not(holds)))
 
 
 def sql_eq(a: SymValue, b: SymValue) -> SymBool:
@@ -387,9 +388,9 @@ def same(a: SymValue, b: SymValue) -> z3.BoolRef:
     """
     a, b = unify(a, b)
     if a.kind == "other" or b.kind == "other":
-        return z3.And(a.null, b.null)
-    both_present = z3.And(z3.Not(a.null), z3.Not(b.null), _raw_compare("=", a, b))
-    return z3.Or(z3.And(a.null, b.null), both_present)
+        return bool_and(a.null, b.null)
+    both_present = bool_and(bool_not(a.null), bool_not(b.null), _raw_compare("=", a, b))
+    return bool_or(bool_and(a.null, b.null), both_present)
 
 
 def ite(cond: z3.BoolRef, a: SymValue, b: SymValue) -> SymValue:

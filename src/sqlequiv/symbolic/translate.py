@@ -32,6 +32,7 @@ from sqlglot import exp
 from sqlequiv.policy import function_name, varies_between_runs
 from sqlequiv.symbolic import arith, calendar, functions
 from sqlequiv.symbolic.domain import MICROS_PER_DAY, constant, parse_literal
+from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
 from sqlequiv.symbolic.like import like_regex
 from sqlequiv.symbolic.sqlvalue import (
     SymBool,
@@ -154,7 +155,7 @@ class Translator:
     def _record(self, error: z3.BoolRef) -> None:
         if z3.is_false(error):
             return
-        self.errors.append(z3.And(*self._guards, error) if self._guards else error)
+        self.errors.append(bool_and(*self._guards, error) if self._guards else error)
 
     def _guarded(self, guard: z3.BoolRef, node: exp.Expr) -> SymValue:
         """Translate ``node`` as evaluated only when ``guard`` holds (lazy branches)."""
@@ -267,7 +268,7 @@ class Translator:
             if x.kind not in ("date", "timestamp"):
                 return None
             m = _micros(x)
-            return _known_test(x, bound, z3.And(m >= window[0], m < window[1]))
+            return _known_test(x, bound, bool_and(m >= window[0], m < window[1]))
         return None
 
     def _year_compared(self, node: exp.Binary) -> SymBool | None:
@@ -300,8 +301,8 @@ class Translator:
                 op = _MIRRORED_ORDER.get(op, op)
             m = _micros(x)
             holds = {
-                "=": z3.And(m >= lo, m < hi),
-                "<>": z3.Or(m < lo, m >= hi),
+                "=": bool_and(m >= lo, m < hi),
+                "<>": bool_or(m < lo, m >= hi),
                 "<": m < lo,
                 "<=": m < hi,
                 ">": m >= hi,
@@ -360,8 +361,8 @@ class Translator:
         a, b = self._operands([node.this, node.expression])
         holds = same(a, b)
         if isinstance(node, exp.NullSafeNEQ):
-            holds = z3.Not(holds)
-        return SymBool(holds, z3.Not(holds))
+            holds = bool_not(holds)
+        return SymBool(holds, bool_not(holds))
 
     def _and(self, node: exp.And) -> SymBool:
         return and_(*[self.predicate(n) for n in node.flatten()])
@@ -383,8 +384,8 @@ class Translator:
         else:
             raise Unsupported(f"IS with {_snippet(target)}")
         if node.args.get("negate"):
-            holds = z3.Not(holds)
-        return SymBool(holds, z3.Not(holds))
+            holds = bool_not(holds)
+        return SymBool(holds, bool_not(holds))
 
     def _in(self, node: exp.In) -> SymBool:
         if node.args.get("query") is not None:
@@ -422,8 +423,8 @@ class Translator:
             _text_constant(pattern_node.name + (escape or ""))  # the alphabet check
             regex = like_regex(pattern_node.name, escape=escape, fold=fold)
             matches = z3.InRe(subject.value, regex)
-            present = z3.Not(subject.null)
-            result = SymBool(z3.And(present, matches), z3.And(present, z3.Not(matches)))
+            present = bool_not(subject.null)
+            result = SymBool(bool_and(present, matches), bool_and(present, bool_not(matches)))
         return not_(result) if node.args.get("negate") else result
 
     def _escape(self, node: exp.Escape) -> SymBool:
@@ -448,8 +449,8 @@ class Translator:
                 when = self._guarded_comparison(taken, operand, subject, arm.this)
             else:
                 when = self._guarded_predicate(taken, arm.this)
-            conditions.append(z3.And(taken, when.true))
-            taken = z3.And(taken, z3.Not(when.true))
+            conditions.append(bool_and(taken, when.true))
+            taken = bool_and(taken, bool_not(when.true))
             arms.append(arm.args["true"])
         branches = [self._guarded(c, n) for c, n in zip(conditions, arms, strict=True)]
         branches.append(self._guarded(taken, default) if default else null_of("other"))
@@ -489,7 +490,7 @@ class Translator:
         cond = self.predicate(node.this).true
         yes = self._guarded(cond, node.args["true"])
         false_node = node.args.get("false")
-        no = self._guarded(z3.Not(cond), false_node) if false_node else null_of("other")
+        no = self._guarded(bool_not(cond), false_node) if false_node else null_of("other")
         return self._choose([cond], [yes, no], [node.args["true"], false_node])
 
     def _coalesce(self, node: exp.Coalesce) -> SymValue:
@@ -499,11 +500,11 @@ class Translator:
         for arg in nodes:
             v = self._guarded(earlier_null, arg) if values else self.value(arg)
             values.append(v)
-            earlier_null = z3.And(earlier_null, v.null)
+            earlier_null = bool_and(earlier_null, v.null)
         values = unify_all(self._harmonize(nodes, values))
         result = values[-1]
         for v in reversed(values[:-1]):
-            result = ite(z3.Not(v.null), v, result)
+            result = ite(bool_not(v.null), v, result)
         return result
 
     def _nullif(self, node: exp.Nullif) -> SymValue:
@@ -511,7 +512,7 @@ class Translator:
         a, b = self._operands([a_node, b_node])
         # The comparison happens in the common type; the result keeps a's type.
         equal = compare("=", a, b).true
-        return replace(a, null=z3.Or(a.null, equal))
+        return replace(a, null=bool_or(a.null, equal))
 
     # -- arithmetic -----------------------------------------------------------------
 
@@ -559,7 +560,7 @@ class Translator:
         if node.args.get("safe"):
             # DuckDB has no safe division: sqlglot divides by NULLIF(divisor, 0).
             zero = b.value == 0 if b.kind != "float" else z3.fpIsZero(b.value)
-            b = replace(b, null=z3.Or(b.null, zero)) if b.kind != "other" else b
+            b = replace(b, null=bool_or(b.null, zero)) if b.kind != "other" else b
         if (
             node.args.get("typed")
             and left.is_type(*exp.DataType.INTEGER_TYPES)
@@ -648,7 +649,7 @@ class Translator:
             name = "try_cast" if safe else "cast"
             return functions.uninterpreted(name, [value], target, may_be_null=safe)
         if safe:
-            return replace(result, null=z3.Or(result.null, error))
+            return replace(result, null=bool_or(result.null, error))
         self._record(error)
         return result
 
@@ -728,8 +729,8 @@ def _micros(x: SymValue) -> z3.ArithRef:
 def _known_test(x: SymValue, bound: SymValue, holds: z3.BoolRef) -> SymBool:
     """``holds`` (a test of ``x``) as a predicate that is unknown when ``x`` or the
     constant it is compared with (``bound``) is NULL."""
-    known = z3.Not(z3.Or(x.null, bound.null))
-    return SymBool(z3.And(known, holds), z3.And(known, z3.Not(holds)))
+    known = bool_not(bool_or(x.null, bound.null))
+    return SymBool(bool_and(known, holds), bool_and(known, bool_not(holds)))
 
 
 def _date_part_of(node: exp.Expr) -> tuple[str | None, exp.Expr]:

@@ -30,6 +30,7 @@ from sqlequiv.schema.model import ForeignKey, Schema, Table
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
 from sqlequiv.symbolic.effort import Units, slow
+from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
 from sqlequiv.symbolic.prove import Prover
 from sqlequiv.symbolic.scope import Scope
 from sqlequiv.symbolic.terms import Unsupported, model_value
@@ -147,8 +148,8 @@ def _pair_witnesses(
     kept_l = scope.predicate("c", left.where)
     kept_r = scope.predicate("r", right.where)
     for goal in (
-        z3.And(kept_l.true, z3.Not(kept_r.true)),
-        z3.And(kept_r.true, z3.Not(kept_l.true)),
+        bool_and(kept_l.true, bool_not(kept_r.true)),
+        bool_and(kept_r.true, bool_not(kept_l.true)),
     ):
         solver = z3.Solver()
         constraints = scope.constraints()
@@ -170,15 +171,15 @@ def _pair_witnesses(
             model = solver.model()
             yield _database(scope, model, schema, domains)
             # Ask for a different row next time: change at least one mentioned value.
-            solver.add(z3.Or(*(_differs(model, v) for v in scope.row_values().values())))
+            solver.add(bool_or(*(_differs(model, v) for v in scope.row_values().values())))
 
 
 def _differs(model: z3.ModelRef, value: Any) -> z3.BoolRef:
     null = model.eval(value.null, model_completion=True)
     if z3.is_true(null):
-        return z3.Not(value.null)
+        return bool_not(value.null)
     current = model.eval(value.value, model_completion=True)
-    return z3.Or(value.null, value.value != current)
+    return bool_or(value.null, value.value != current)
 
 
 def _database(scope: Scope, model: z3.ModelRef, schema: Schema, domains: Domains) -> Database:
