@@ -204,3 +204,21 @@ def test_jsonl_suite(tmp_path: Path) -> None:
         load_suite(path)
     assert [p.field for p in info.value.problems] == ["file", "file"]
     assert "line 1" in str(info.value) and "line 3" in str(info.value)
+
+
+def test_fixtures_built_one_after_another_see_only_their_own_rows() -> None:
+    # One scratch connection serves every fixture of a thread: each must start empty,
+    # whatever the one before it left (rows, other tables, a failed insert).
+    from sqlequiv.schema import load_schema
+    from sqlequiv.suite.fixtures import FixtureError, rows_database, script_database
+
+    wide = load_schema("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR); CREATE TABLE u (x INT)")
+    narrow = load_schema("CREATE TABLE t (a INT PRIMARY KEY)")
+    assert rows_database({"t": [{"a": 1, "b": "x"}], "u": [{"x": 5}]}, wide).rows("u") == ((5,),)
+    with pytest.raises(FixtureError, match="rejects the rows"):
+        script_database("INSERT INTO t VALUES (2, 'y', 3);", wide)
+    with pytest.raises(FixtureError, match="violates the schema's constraints"):
+        rows_database({"t": [{"a": 3}, {"a": 3}]}, narrow)
+    db = rows_database({"t": [{"a": 4}]}, narrow)
+    assert db.rows("t") == ((4,),) and set(db.tables) == {"t"}
+    assert script_database("INSERT INTO t VALUES (7, NULL);", wide).rows("u") == ()

@@ -1,6 +1,6 @@
 """Named fixtures: inline rows or INSERT scripts, turned into checked databases.
 
-A fixture's values go through DuckDB (one sandboxed scratch connection), so
+A fixture's values go through DuckDB (a sandboxed scratch connection, one per thread), so
 ``'2026-07-01 00:00:00'`` in a TIMESTAMP column becomes the same
 ``datetime`` a query would see. Scripts may hold only ``INSERT ... VALUES``
 statements of constants into schema tables: a suite file is data, and
@@ -11,6 +11,7 @@ refutes a candidate is a counterexample and must be a legal database.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -135,8 +136,35 @@ def script_database(script: str, schema: Schema, dialect: str = "duckdb") -> Dat
     return _execute(rendered, schema)
 
 
+_SCRATCH = threading.local()
+
+
+def _scratch() -> duckdb.DuckDBPyConnection:
+    """This thread's scratch connection, opened once: a sandboxed connection takes DuckDB
+    ~12 ms to open, and a suite builds a database per fixture (in the parent and in
+    every grading worker)."""
+    con: duckdb.DuckDBPyConnection | None = getattr(_SCRATCH, "con", None)
+    if con is None:
+        con = _SCRATCH.con = sandboxed_connection("256MB")
+    return con
+
+
+def _clear(con: duckdb.DuckDBPyConnection) -> None:
+    """Drop every table of the scratch connection, so the next fixture starts empty; a
+    connection that cannot is closed and forgotten (the next fixture opens another)."""
+    try:
+        names = con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'"
+        ).fetchall()
+        if names:
+            con.execute(";".join(f"DROP TABLE {_q(name)} CASCADE" for (name,) in names))
+    except duckdb.Error:
+        _SCRATCH.con = None
+        con.close()
+
+
 def _execute(statements: list[str], schema: Schema) -> Database:
-    con = sandboxed_connection("256MB")
+    con = _scratch()
     try:
         con.execute(schema.ddl(constraints=False))
         for statement in statements:
@@ -165,7 +193,7 @@ def _execute(statements: list[str], schema: Schema) -> Database:
                 f"DuckDB cannot evaluate the schema's constraints: {_first_line(err)}"
             ) from err
     finally:
-        con.close()
+        _clear(con)
     if problems:
         raise FixtureError("violates the schema's constraints: " + "; ".join(problems[:5]))
     return db
