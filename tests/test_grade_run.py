@@ -161,6 +161,29 @@ def test_bad_inputs_exit_2_naming_every_problem(
     assert "line 2" in err and "`sql` must be a string" in err
 
 
+def test_a_suite_that_does_not_build_stops_the_early_workers_quietly(tmp_path: Path) -> None:
+    # Local workers start while the parent builds the suite; a fixture that breaks the
+    # schema's CHECK stops the run with the parent's message, not a worker's traceback.
+    suite, cands = write_suite(tmp_path, CANDIDATES[:1])
+    suite.write_text(SUITE.replace("plan: pro", "plan: gold"))
+    command = [sys.executable, "-m", "sqlequiv", "grade", str(suite), str(cands), "--out",
+               str(tmp_path / "r.jsonl"), "--jobs", "2"]  # fmt: skip
+    done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "violates the schema's constraints" in done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+
+
+def test_local_workers_are_gone_when_the_run_returns(tmp_path: Path) -> None:
+    import multiprocessing
+
+    suite, cands = write_suite(tmp_path, CANDIDATES[:2])
+    result = grade_suite(suite, cands, tmp_path / "r.jsonl", backend="local", jobs=2,
+                         settings=Settings(options=FAST), audit=False)  # fmt: skip
+    assert {r["sample"]: r["status"] for r in result.records} == {0: "pass", 1: "fail"}
+    assert multiprocessing.active_children() == []
+
+
 def test_identical_samples_are_graded_once(tmp_path: Path) -> None:
     same = CANDIDATES[0]["sql"]
     suite, cands = write_suite(

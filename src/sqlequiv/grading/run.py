@@ -22,7 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from sqlequiv.grading.pools import InlinePool, LocalPool, Pool
+from sqlequiv.grading.pools import (
+    InlinePool,
+    LocalPool,
+    Pool,
+    Started,
+    discard_workers,
+    local_workers,
+    spawn_workers,
+)
 from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.results import (
     ResultsLock,
@@ -97,9 +105,17 @@ def grade_suite(
         out = Path(out)
         started = time.monotonic()
         document = read_document(suite_path, allow_outside_paths=allow_outside_paths)
-        suite = build_suite(document)
-        tasks = read_candidates(candidates_path, suite)
-        previous = latest_records(read_results(out))
+        # Local workers start now: their start-up (imports, their own suite) overlaps
+        # this process's reading of the suite, the candidates and the results.
+        early = spawn_workers(document, settings, local_workers(jobs)) if backend == "local" else []
+        try:
+            suite = build_suite(document)
+            tasks = read_candidates(candidates_path, suite)
+            previous = latest_records(read_results(out))
+            pool = _pool(backend, document, settings, suite, jobs, ray_address, early)
+        except BaseException:
+            discard_workers(early)
+            raise
         todo = pending_tasks(tasks, previous)
         wanted = {t.key for t in tasks} - {t.key for t in todo}  # a retried pair is not kept
         kept = [r for r in previous if (str(r.get("item_id")), str(r.get("sample"))) in wanted]
@@ -113,7 +129,6 @@ def grade_suite(
         interrupted = False
         unwritable: ResultsUnwritable | None = None
         not_saved: str | None = None
-        pool = _pool(backend, document, settings, suite, jobs, ray_address)
         if on_pool is not None:
             on_pool(pool)
         if progress is not None:
@@ -184,6 +199,7 @@ def _pool(
     suite: Suite,
     jobs: int | None,
     ray_address: str | None,
+    started: list[Started],
 ) -> Pool:
     if backend == "inline":
         return InlinePool(document, settings)
@@ -191,7 +207,7 @@ def _pool(
         from sqlequiv.grading.ray_pool import RayPool  # imports ray only when asked
 
         return RayPool(document, settings, suite, address=ray_address or "auto", workers=jobs)
-    return LocalPool(document, settings, suite, workers=jobs)
+    return LocalPool(document, settings, suite, workers=jobs, started=started)
 
 
 def _suite_digest(document: SuiteDocument) -> str:
