@@ -59,6 +59,34 @@ def test_load_replaces_previous_contents(executor: DuckDBExecutor) -> None:
     assert executor.run("SELECT count(*) FROM t").rows == ((0,),)
 
 
+def test_a_database_loaded_again_shows_its_own_rows_whatever_was_staged_between() -> None:
+    # load() activates a database it staged before instead of staging it again: by
+    # identity only (1 == True in Python), and never across an emptying of the tables.
+    from sqlequiv.execute.base import MAX_STAGED
+
+    schema = Schema((Table("t", (Column("a", exp.DataType.build("INT")),
+                                 Column("b", exp.DataType.build("VARCHAR")))),))  # fmt: skip
+    ex = DuckDBExecutor(timeout=2.0)
+    ex.prepare(schema)
+    ones = Database({"t": ((1, 1),)})
+    trues = Database({"t": ((1, True),)})
+    assert ones.key() == trues.key()  # what an equality cache would confuse
+    ex.load(ones)
+    ex.load(trues)
+    assert ex.run("SELECT b FROM t").rows == (("TRUE",),)
+    ex.load(Database({}))
+    assert ex.run("SELECT a FROM t").rows == ()
+    ex.load(ones)
+    assert ex.run("SELECT b FROM t").rows == (("1",),)
+    ex.stage([Database({"t": ((n, "x"),)}) for n in range(MAX_STAGED)])  # empties the tables
+    ex.load(ones)
+    assert ex.run("SELECT a, b FROM t").rows == ((1, "1"),)
+    ex.prepare(schema)  # same tables: the empty database
+    assert ex.run("SELECT a FROM t").rows == ()
+    ex.load(ones)
+    assert ex.run("SELECT COUNT(*) FROM t").rows == ((1,),)
+
+
 def test_static_and_runtime_errors_are_told_apart(executor: DuckDBExecutor) -> None:
     with pytest.raises(QueryFailed) as static:
         executor.run("SELECT no_such_function(a) FROM t")
