@@ -207,3 +207,38 @@ SELECT customer_id FROM customers WHERE created_at >= DATE '2024-01-31';
 # note: GREATEST skips a NULL amount (giving 10, not above 20); amount > 20 is unknown there
 SELECT order_id FROM orders WHERE GREATEST(amount, 10) > 20;
 SELECT order_id FROM orders WHERE amount > 20;
+
+# title: a year and its quarter vs the quarter's half-open range of timestamps
+# expect: equivalent
+# method: symbolic
+# note: the two conjuncts read as one range: the quarter alone is calendar arithmetic that cost z3 a third of a second
+SELECT SUM(amount) AS q3 FROM orders WHERE year(placed_at) = 2026 AND quarter(placed_at) = 3;
+SELECT SUM(amount) AS q3 FROM orders
+WHERE placed_at >= TIMESTAMP '2026-07-01 00:00:00' AND placed_at < TIMESTAMP '2026-10-01 00:00:00';
+
+# title: near miss: a year and its quarter vs a range that stops a day short
+# expect: not_equivalent
+SELECT order_id FROM orders WHERE EXTRACT(year FROM placed_at) = 2026 AND quarter(placed_at) = 3;
+SELECT order_id FROM orders
+WHERE placed_at >= TIMESTAMP '2026-07-01 00:00:00' AND placed_at < TIMESTAMP '2026-09-30 00:00:00';
+
+# title: a month of a leap year, the parts apart, vs the month's days
+# expect: equivalent
+# method: symbolic
+SELECT order_id FROM orders WHERE month(placed_at) = 2 AND status = 'paid' AND year(placed_at) = 2024;
+SELECT order_id FROM orders
+WHERE status = 'paid' AND placed_at >= TIMESTAMP '2024-02-01' AND placed_at < TIMESTAMP '2024-03-01';
+
+# title: near miss: December of one year vs a range into the next January
+# expect: not_equivalent
+SELECT COUNT(*) FROM orders WHERE year(placed_at) = 2025 AND month(placed_at) = 12;
+SELECT COUNT(*) FROM orders
+WHERE placed_at >= TIMESTAMP '2025-12-01' AND placed_at <= TIMESTAMP '2026-01-01';
+
+# title: a year compared inside a derived table vs the year's range outside it
+# expect: equivalent
+# method: symbolic
+# note: the derived table's column comes back in parentheses, (YEAR(placed_at)) = 2026
+SELECT m, COUNT(*) AS n FROM (SELECT month(placed_at) AS m FROM orders WHERE year(placed_at) = 2026) AS t GROUP BY m;
+SELECT month(placed_at) AS m, COUNT(*) AS n FROM orders
+WHERE placed_at >= TIMESTAMP '2026-01-01' AND placed_at < TIMESTAMP '2027-01-01' GROUP BY month(placed_at);

@@ -165,6 +165,24 @@ def truncation_range(unit: str, start_micros: int) -> tuple[int, int] | None:
     return start_micros, int((end - _EPOCH) / dt.timedelta(microseconds=1))
 
 
+def month_start(year: int, month: int) -> int | None:
+    """Microseconds since 1970 of ``year``-``month``-01 00:00; None outside years 1 to
+    9999 or months 1 to 12.
+
+    ``YEAR(x) = 2026 AND MONTH(x) = 3`` is then ``month_start(2026, 3) <= x <
+    month_start(2026, 4)``.
+
+    Example:
+        >>> _EPOCH + dt.timedelta(microseconds=month_start(2026, 3))
+        datetime.datetime(2026, 3, 1, 0, 0)
+        >>> month_start(2026, 13) is None, month_start(0, 1) is None
+        (True, True)
+    """
+    if not (1 <= year <= 9999 and 1 <= month <= 12):
+        return None
+    return int((dt.datetime(year, month, 1) - _EPOCH) / dt.timedelta(microseconds=1))
+
+
 def year_start(year: int) -> int | None:
     """Microseconds since 1970 of ``year``-01-01 00:00; None outside years 1 to 9999.
 

@@ -121,7 +121,7 @@ class Scope:
     def predicate(self, side: Side, parts: Sequence[exp.Expr]) -> SymBool:
         """The conjunction of ``parts`` (TRUE when empty)."""
         translator = self._translators[side]
-        return and_(*(translator.predicate(p) for p in parts)) if parts else _true()
+        return translator.conjunction(parts) if parts else _true()
 
     def value(self, side: Side, node: exp.Expr) -> SymValue:
         return self._translators[side].value(node)
