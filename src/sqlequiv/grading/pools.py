@@ -141,6 +141,9 @@ def _exit_now() -> None:
     run.
     """
     atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):  # what a warning left in a buffer
+        with contextlib.suppress(Exception):
+            stream.flush()
     os._exit(0)
 
 
