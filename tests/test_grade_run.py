@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -175,8 +176,6 @@ def test_a_suite_that_does_not_build_stops_the_early_workers_quietly(tmp_path: P
 
 
 def test_local_workers_are_gone_when_the_run_returns(tmp_path: Path) -> None:
-    import multiprocessing
-
     suite, cands = write_suite(tmp_path, CANDIDATES[:2])
     result = grade_suite(suite, cands, tmp_path / "r.jsonl", backend="local", jobs=2,
                          settings=Settings(options=FAST), audit=False)  # fmt: skip

@@ -262,14 +262,14 @@ class LocalPool:
         self.settings = settings
         self.suite = suite
         self.workers = local_workers(workers)
-        self._context = multiprocessing.get_context("spawn")
         #: Workers :func:`spawn_workers` started for this document and settings.
         self._slots: list[_Slot] = [_Slot(process, conn) for process, conn in started]
         #: Workers replaced after a crash or a timeout.
         self.replaced = 0
 
     def _start(self) -> _Slot:
-        return _Slot(*start_worker(self._context, _serve, (self.document, self.settings)))
+        (started,) = spawn_workers(self.document, self.settings, 1)
+        return _Slot(*started)
 
     def _ensure_started(self) -> None:
         while len(self._slots) < self.workers:

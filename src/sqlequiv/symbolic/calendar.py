@@ -194,6 +194,4 @@ def year_start(year: int) -> int | None:
         >>> year_start(0) is None, year_start(10000) is None
         (True, True)
     """
-    if not 1 <= year <= 9999:
-        return None
-    return int((dt.datetime(year, 1, 1) - _EPOCH) / dt.timedelta(microseconds=1))
+    return month_start(year, 1)

@@ -777,12 +777,6 @@ class Translator:
         return result
 
 
-#: The node classes :meth:`Translator._date_part` translates.
-_DATE_PARTS = frozenset(
-    (exp.Extract, exp.Year, exp.Month, exp.Day, exp.Quarter, exp.DayOfWeek, exp.DayOfYear)
-)
-
-
 def _micros(x: SymValue) -> z3.ArithRef:
     """A date or timestamp as microseconds since 1970 (a date is its midnight)."""
     return x.value * MICROS_PER_DAY if x.kind == "date" else x.value
@@ -983,3 +977,5 @@ _HANDLERS: dict[type[exp.Expr], Callable[..., SymValue | SymBool]] = {
     exp.TimestampTrunc: Translator._date_trunc,
     exp.DateTrunc: Translator._date_trunc,
 }
+#: The node classes :meth:`Translator._date_part` translates.
+_DATE_PARTS = frozenset(k for k, rule in _HANDLERS.items() if rule is Translator._date_part)
