@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -213,6 +217,35 @@ def test_hypothesis_alone_finds_a_difference(dialect: str) -> None:
     evidence = v.to_dict()["evidence"]
     assert evidence["found_by"] == "hypothesis"
     assert 0 < evidence["fixtures_tried"] <= 12
+
+
+def test_the_hypothesis_phase_writes_nothing_into_the_working_directory(tmp_path: Path) -> None:
+    # Hypothesis's own backend would parse the constants of every local module loaded
+    # (sqlequiv's sources, this script) into its draws and cache them under
+    # ./.hypothesis: a check would leave a folder wherever it runs, and its databases
+    # would depend on what its process had imported.
+    script = tmp_path / "grader.py"
+    script.write_text(
+        "import sys\n"
+        "from sqlequiv import Options, check\n"
+        "from sqlequiv.pipeline import REFUTING_STAGES\n"
+        "LIMITS = [1234, 56789, 'a local constant', 3.25]\n"
+        f"v = check('SELECT a FROM t WHERE a > 1 AND b > 2',\n"
+        f"          'SELECT a FROM t WHERE b > 2 AND a > 1', {T_DDL!r},\n"
+        "          options=Options(max_fixtures=40), stages=REFUTING_STAGES)\n"
+        "print(v.verdict, v.to_dict()['evidence']['fixtures_tried'])\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    verdict, tried = done.stdout.split()
+    # The whole budget was drawn, Hypothesis's twelve databases included.
+    assert verdict == "unknown" and int(tried) == Options().floor_databases + 40
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grader.py"]
 
 
 @pytest.mark.parametrize("max_fixtures", [0, 5, 20])
