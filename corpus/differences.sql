@@ -378,3 +378,42 @@ JOIN dept d ON d.deptno = e.deptno;
 SELECT e.empno, e.ename, d.dname
 FROM emp e
 LEFT JOIN dept d ON d.deptno = e.deptno;
+
+# title: a filter after the ranking is not the same filter before LIMIT
+# expect: not_equivalent
+# note: two unshipped orders ranked first leave the candidate without rows the reference finds further down
+SELECT r.order_id
+FROM (SELECT order_id, status, ROW_NUMBER() OVER (ORDER BY order_id) AS rn FROM orders) AS r
+WHERE r.rn <= 2 AND r.status = 'shipped'
+ORDER BY r.rn;
+SELECT order_id
+FROM orders
+WHERE status = 'shipped'
+ORDER BY order_id
+LIMIT 2;
+
+# title: the first order of each customer is not the first order
+# expect: not_equivalent
+# cause: extra_rows
+# note: two customers with one order each: the candidate returns both
+SELECT order_id
+FROM orders
+QUALIFY ROW_NUMBER() OVER (PARTITION BY customer_id ORDER BY order_id) = 1
+ORDER BY order_id;
+SELECT order_id
+FROM orders
+ORDER BY order_id
+LIMIT 1;
+
+# title: ROW_NUMBER() < 3 keeps two rows, LIMIT 3 three
+# expect: not_equivalent
+# cause: missing_rows
+# note: three orders
+SELECT order_id
+FROM orders
+QUALIFY ROW_NUMBER() OVER (ORDER BY placed_at, order_id) < 3
+ORDER BY placed_at, order_id;
+SELECT order_id
+FROM orders
+ORDER BY placed_at, order_id
+LIMIT 3;

@@ -220,3 +220,59 @@ SELECT order_id FROM orders WHERE amount > (SELECT AVG(amount) FROM orders);
 WITH a AS (SELECT MAX(amount) AS top FROM orders HAVING COUNT(*) > 1)
 SELECT o.order_id FROM orders o, a WHERE o.amount >= a.top;
 SELECT order_id FROM orders WHERE amount >= (SELECT MAX(amount) FROM orders);
+
+# title: the first rows by ROW_NUMBER in a derived table and ORDER BY ... LIMIT
+# expect: equivalent
+# method: normalized
+# note: order_id is the key of orders, so (amount DESC, order_id) orders the rows one way only; rn <= 3 keeps the first three of it, in the order of rn
+SELECT r.order_id, r.amount
+FROM (SELECT order_id, amount, ROW_NUMBER() OVER (ORDER BY amount DESC, order_id) AS rn
+      FROM orders WHERE amount IS NOT NULL) AS r
+WHERE r.rn <= 3
+ORDER BY r.rn;
+SELECT order_id, amount
+FROM orders
+WHERE amount IS NOT NULL
+ORDER BY amount DESC, order_id ASC
+LIMIT 3;
+
+# title: QUALIFY ROW_NUMBER() < n over a key and ORDER BY ... LIMIT n - 1
+# expect: equivalent
+# method: normalized
+# note: placed_at ties, order_id breaks them; rn < 3 is rn <= 2
+SELECT order_id, customer_id
+FROM orders
+QUALIFY ROW_NUMBER() OVER (ORDER BY placed_at, order_id) < 3
+ORDER BY placed_at, order_id;
+SELECT o.order_id, o.customer_id
+FROM orders o
+ORDER BY o.placed_at, o.order_id
+LIMIT 2;
+
+# title: the latest order per customer with QUALIFY and with a ranked derived table
+# expect: equivalent
+# method: normalized
+# note: the same window over the same rows, filtered before or after naming it
+SELECT customer_id, order_id, placed_at
+FROM orders
+QUALIFY ROW_NUMBER() OVER (PARTITION BY customer_id ORDER BY placed_at DESC, order_id DESC) = 1;
+SELECT customer_id, order_id, placed_at
+FROM (SELECT customer_id, order_id, placed_at,
+             ROW_NUMBER() OVER (PARTITION BY customer_id ORDER BY placed_at DESC, order_id DESC) AS rn
+      FROM orders) AS ranked
+WHERE rn = 1;
+
+# title: the top rows by a ranked derived table in Postgres
+# dialect: postgres
+# expect: equivalent
+# method: normalized
+# note: Postgres sorts NULLs first under DESC, in a window as in a query's ORDER BY
+SELECT t.order_id
+FROM (SELECT order_id, placed_at, ROW_NUMBER() OVER (ORDER BY placed_at DESC, order_id) AS n
+      FROM orders) t
+WHERE t.n <= 5
+ORDER BY t.n;
+SELECT order_id
+FROM orders
+ORDER BY placed_at DESC, order_id
+LIMIT 5;

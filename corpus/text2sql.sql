@@ -638,7 +638,7 @@ HAVING COUNT(*) = (SELECT MAX(n)
 # title: oldest singer, DESC NULLS LAST spelled out vs DuckDB's default
 # schema: concert_singer
 # expect: equivalent
-# method: symbolic
+# method: normalized
 # note: DuckDB sorts NULLs last in both directions by default; singer_id, the key, makes the order total
 SELECT name, age
 FROM singer

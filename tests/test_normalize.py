@@ -468,6 +468,41 @@ POSITIVE: list[tuple[str, str, str]] = [
         "SELECT name FROM customers UNION ALL SELECT plan FROM customers ORDER BY name",
         "SELECT name FROM customers UNION ALL SELECT plan FROM customers ORDER BY 1",
     ),
+    # ranked derived tables and the first rows by a total order
+    (
+        "ranked-derived-table-vs-order-by-limit",
+        "SELECT r.order_id, r.amount FROM (SELECT order_id, amount, ROW_NUMBER() OVER "
+        "(ORDER BY amount DESC, order_id) AS rn FROM orders WHERE amount > 1) r "
+        "WHERE r.rn <= 3 ORDER BY r.rn",
+        "SELECT order_id, amount FROM orders WHERE amount > 1 "
+        "ORDER BY amount DESC, order_id ASC LIMIT 3",
+    ),
+    (
+        "qualify-vs-order-by-limit",
+        "SELECT order_id, amount FROM orders QUALIFY ROW_NUMBER() OVER "
+        "(ORDER BY placed_at, order_id) < 3 ORDER BY placed_at, order_id",
+        "SELECT o.order_id, o.amount FROM orders o ORDER BY o.placed_at, o.order_id LIMIT 2",
+    ),
+    (
+        "ranked-derived-table-vs-qualify",
+        "SELECT customer_id, order_id FROM (SELECT customer_id, order_id, ROW_NUMBER() OVER "
+        "(PARTITION BY customer_id ORDER BY placed_at DESC, order_id DESC) AS rn FROM orders) AS x "
+        "WHERE rn = 1",
+        "SELECT o.customer_id, o.order_id FROM orders o QUALIFY ROW_NUMBER() OVER "
+        "(PARTITION BY o.customer_id ORDER BY o.placed_at DESC, o.order_id DESC) = 1",
+    ),
+    (
+        "rank-read-twice",
+        "SELECT d.plan, d.k FROM (SELECT plan, RANK() OVER (ORDER BY plan) AS k FROM customers) d "
+        "WHERE d.k <= 2",
+        "SELECT plan, RANK() OVER (ORDER BY plan) FROM customers "
+        "QUALIFY RANK() OVER (ORDER BY plan) <= 2",
+    ),
+    (
+        "explicit-asc",
+        "SELECT name FROM customers ORDER BY name ASC",
+        "SELECT name FROM customers ORDER BY name",
+    ),
 ]
 
 # --------------------------------------------------------------------------
@@ -705,6 +740,42 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "SELECT name, plan FROM customers",
         "SELECT plan, name FROM customers",
     ),
+    (
+        "row-number-over-ties-vs-limit",
+        "SELECT order_id FROM orders QUALIFY ROW_NUMBER() OVER (ORDER BY amount) <= 2 "
+        "ORDER BY amount",
+        "SELECT order_id FROM orders ORDER BY amount LIMIT 2",
+    ),
+    (
+        "qualify-without-order-by-vs-limit",
+        "SELECT order_id FROM orders QUALIFY ROW_NUMBER() OVER (ORDER BY order_id) <= 2",
+        "SELECT order_id FROM orders ORDER BY order_id LIMIT 2",
+    ),
+    (
+        "first-per-partition-vs-first",
+        "SELECT order_id FROM orders QUALIFY ROW_NUMBER() OVER "
+        "(PARTITION BY customer_id ORDER BY order_id) = 1 ORDER BY order_id",
+        "SELECT order_id FROM orders ORDER BY order_id LIMIT 1",
+    ),
+    (
+        "filter-after-ranking-vs-before",
+        "SELECT r.order_id FROM (SELECT order_id, amount, ROW_NUMBER() OVER (ORDER BY order_id) "
+        "AS rn FROM orders) r WHERE r.rn <= 2 AND r.amount > 1 ORDER BY r.order_id",
+        "SELECT order_id FROM orders WHERE amount > 1 ORDER BY order_id LIMIT 2",
+    ),
+    (
+        "order-by-an-alias-of-another-column",
+        "SELECT order_id AS amount, amount AS x FROM orders QUALIFY ROW_NUMBER() OVER "
+        "(ORDER BY amount DESC, order_id) <= 2 ORDER BY amount DESC, order_id",
+        "SELECT order_id AS amount, amount AS x FROM orders ORDER BY x DESC, amount LIMIT 2",
+    ),
+    (
+        "row-number-of-ties-read-twice",
+        "SELECT d.rn FROM (SELECT ROW_NUMBER() OVER (ORDER BY plan) AS rn FROM customers) d "
+        "WHERE d.rn <= 2",
+        "SELECT ROW_NUMBER() OVER (ORDER BY plan) FROM customers "
+        "QUALIFY ROW_NUMBER() OVER (ORDER BY plan) <= 2",
+    ),
 ]
 
 #: Pairs that only differ in column order: equal iff column order is ignored.
@@ -767,7 +838,6 @@ def test_other_dialect_with_integer_division() -> None:
         "SELECT plan, max(name) AS name FROM customers GROUP BY plan",
         "SELECT max(plan) AS plan, max(name) AS name FROM customers",
         "SELECT plan, name FROM customers ORDER BY name LIMIT 2",
-        "SELECT plan, row_number() OVER (ORDER BY name) AS name FROM customers",
         "SELECT plan, name FROM customers LIMIT 1 OFFSET 1",
         "SELECT plan, name FROM customers UNION ALL SELECT name, plan FROM customers",
     ],
@@ -775,6 +845,19 @@ def test_other_dialect_with_integer_division() -> None:
 def test_merge_refuses_non_plain_inner_queries(inner: str) -> None:
     form = canon(f"SELECT s.plan FROM ({inner}) AS s WHERE s.name = 'a'")
     assert "(SELECT" in form
+
+
+def test_a_window_of_a_derived_table_is_filtered_by_qualify() -> None:
+    # The outer WHERE reads the window once: a QUALIFY of the merged query, whatever
+    # the ties (merge_ranked_tables).
+    inner = "SELECT plan, row_number() OVER (ORDER BY name) AS name FROM customers"
+    form = canon(f"SELECT s.plan FROM ({inner}) AS s WHERE s.name = 'a'")
+    assert form == (
+        "SELECT t0.plan FROM customers AS t0 QUALIFY ROW_NUMBER() OVER (ORDER BY t0.name) = 'a'"
+    )
+    # Read twice, a numbering over ties stays one value per row in its derived table.
+    twice = canon(f"SELECT s.plan, s.name FROM ({inner}) AS s WHERE s.name = 1")
+    assert "(SELECT" in twice
 
 
 def test_merge_refuses_derived_table_on_null_side_of_outer_join() -> None:

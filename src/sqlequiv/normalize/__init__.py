@@ -56,6 +56,7 @@ from sqlequiv.normalize._budget import (
     check_size,
     measure,
 )
+from sqlequiv.normalize.ascending import ascending
 from sqlequiv.normalize.canonical_aliases import canonical_aliases
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
 from sqlequiv.normalize.count_star import count_star
@@ -71,6 +72,7 @@ from sqlequiv.normalize.having_to_where import having_to_where
 from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
+from sqlequiv.normalize.merge_ranked_tables import merge_ranked_tables
 from sqlequiv.normalize.normalize_in import normalize_in
 from sqlequiv.normalize.not_in_to_not_exists import not_in_to_not_exists
 from sqlequiv.normalize.order_sources import order_sources
@@ -83,6 +85,7 @@ from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
 from sqlequiv.normalize.sort_set_operations import sort_set_operations
 from sqlequiv.normalize.strip_parens import strip_parens
+from sqlequiv.normalize.top_rows_limit import top_rows_limit
 from sqlequiv.normalize.unquote_identifiers import unquote_identifiers
 from sqlequiv.schema.model import Schema
 
@@ -105,9 +108,12 @@ Rule = Callable[..., exp.Expr]
 RULES: tuple[Rule, ...] = (
     # Structural phase: change the shape of the query.
     unquote_identifiers,
+    ascending,
     inline_ctes,
     flatten_inner_joins,
     merge_derived_tables,
+    merge_ranked_tables,
+    top_rows_limit,
     scalar_derived_tables,
     collapse_identity_selects,
     having_to_where,

@@ -413,3 +413,40 @@ def bind_columns(all_scopes: list[Scope]) -> dict[int, Binding]:
 def all_qualified_columns_bound(root: exp.Expr, bound: dict[int, Binding]) -> bool:
     """Whether every ``table.column`` reference in ``root`` has a binding."""
     return all(id(c) in bound for c in root.find_all(exp.Column) if c.table)
+
+
+def own_columns(select: exp.Select, skip: exp.Expr) -> list[exp.Column]:
+    """Columns of ``select``'s own scope (nested queries and ``skip`` excluded)."""
+    found: list[exp.Column] = []
+    stack: list[exp.Expr] = [c for c in select.iter_expressions() if c is not skip]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.Query) or node is skip:
+            continue
+        if isinstance(node, exp.Column):
+            found.append(node)
+        stack.extend(node.iter_expressions())
+    return found
+
+
+def rename_sources_apart(root: exp.Expr, inner_scope: Scope) -> None:
+    """Give the inner query's sources names used nowhere else in the statement.
+
+    Fresh names cannot capture or be captured by any other reference once the
+    sources move into the outer scope.
+    """
+    taken = {identifier.name.lower() for identifier in root.find_all(exp.Identifier)}
+    renames: list[tuple[exp.Expr, list[exp.Column]]] = []
+    for name, (source_node, _source) in inner_scope.selected_sources.items():
+        renames.append((source_node, list(inner_scope.source_columns(name))))
+    counter = 0
+    for node, columns in renames:
+        while f"_m{counter}" in taken:
+            counter += 1
+        fresh = f"_m{counter}"
+        taken.add(fresh)
+        for column in columns:
+            column.set("table", exp.to_identifier(fresh))
+        holder = node if isinstance(node, exp.Table) else node.parent
+        if holder is not None:
+            holder.set("alias", exp.TableAlias(this=exp.to_identifier(fresh)))

@@ -39,6 +39,8 @@ from sqlequiv.normalize._util import (
     is_inner_join,
     is_simple_source,
     is_simple_subquery,
+    own_columns,
+    rename_sources_apart,
     replace_keeping_precedence,
     scopes,
     set_where,
@@ -176,7 +178,7 @@ def _try_merge(
 
     refs = outer_scope.source_columns(alias)
     ref_ids = {id(column) for column in refs}
-    for column in _own_columns(outer, subquery):
+    for column in own_columns(outer, subquery):
         if column.table == alias and id(column) not in ref_ids:
             return False
     for column in refs:
@@ -187,7 +189,7 @@ def _try_merge(
         if isinstance(column.parent, exp.Group | exp.Ordered) and not contains(value, exp.Column):
             return False
 
-    _rename_inner_sources(root, inner_scope)
+    rename_sources_apart(root, inner_scope)
 
     for column in refs:
         value = projections[column.name].copy()
@@ -213,40 +215,3 @@ def _try_merge(
         ),
     )
     return True
-
-
-def _own_columns(select: exp.Select, skip: exp.Expr) -> list[exp.Column]:
-    """Columns of ``select``'s own scope (nested queries and ``skip`` excluded)."""
-    found: list[exp.Column] = []
-    stack: list[exp.Expr] = [c for c in select.iter_expressions() if c is not skip]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, exp.Query) or node is skip:
-            continue
-        if isinstance(node, exp.Column):
-            found.append(node)
-        stack.extend(node.iter_expressions())
-    return found
-
-
-def _rename_inner_sources(root: exp.Expr, inner_scope: Scope) -> None:
-    """Give the inner query's sources names used nowhere else in the statement.
-
-    Fresh names cannot capture or be captured by any other reference once the
-    sources move into the outer scope.
-    """
-    taken = {identifier.name.lower() for identifier in root.find_all(exp.Identifier)}
-    renames: list[tuple[exp.Expr, list[exp.Column]]] = []
-    for name, (source_node, _source) in inner_scope.selected_sources.items():
-        renames.append((source_node, list(inner_scope.source_columns(name))))
-    counter = 0
-    for node, columns in renames:
-        while f"_m{counter}" in taken:
-            counter += 1
-        fresh = f"_m{counter}"
-        taken.add(fresh)
-        for column in columns:
-            column.set("table", exp.to_identifier(fresh))
-        holder = node if isinstance(node, exp.Table) else node.parent
-        if holder is not None:
-            holder.set("alias", exp.TableAlias(this=exp.to_identifier(fresh)))
