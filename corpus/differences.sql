@@ -417,3 +417,11 @@ SELECT order_id
 FROM orders
 ORDER BY placed_at, order_id
 LIMIT 3;
+
+# title: COUNT(*) of SELECT DISTINCT a nullable column counts NULL once
+# expect: not_equivalent
+# note: one order with a NULL status: the candidate counts 1, COUNT(DISTINCT status) 0
+SELECT COUNT(*)
+FROM (SELECT DISTINCT status FROM orders) AS t;
+SELECT COUNT(DISTINCT status)
+FROM orders;

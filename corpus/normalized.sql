@@ -276,3 +276,13 @@ SELECT order_id
 FROM orders
 ORDER BY placed_at DESC, order_id
 LIMIT 5;
+
+# title: COUNT(*) of SELECT DISTINCT a NOT NULL column and COUNT(DISTINCT)
+# expect: equivalent
+# method: normalized
+# note: orders.customer_id is NOT NULL, so the derived table has one row per distinct non-NULL value, which COUNT(DISTINCT) counts
+SELECT COUNT(*) AS customers_with_orders
+FROM (SELECT DISTINCT customer_id FROM orders WHERE placed_at >= TIMESTAMP '2026-07-01') AS t;
+SELECT COUNT(DISTINCT customer_id)
+FROM orders
+WHERE placed_at >= TIMESTAMP '2026-07-01';

@@ -499,6 +499,19 @@ POSITIVE: list[tuple[str, str, str]] = [
         "QUALIFY RANK() OVER (ORDER BY plan) <= 2",
     ),
     (
+        "count-of-distinct-rows-of-a-key",
+        "SELECT COUNT(*) FROM (SELECT DISTINCT c.customer_id FROM customers c "
+        "JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1) AS s",
+        "SELECT COUNT(DISTINCT c.customer_id) FROM customers c JOIN orders o "
+        "ON o.customer_id = c.customer_id WHERE o.amount > 1",
+    ),
+    (
+        "count-of-distinct-rows-not-null-by-where",
+        "SELECT COUNT(*) AS n FROM (SELECT DISTINCT plan FROM customers "
+        "WHERE plan IS NOT NULL) AS s",
+        "SELECT COUNT(DISTINCT plan) FROM customers WHERE plan IS NOT NULL",
+    ),
+    (
         "explicit-asc",
         "SELECT name FROM customers ORDER BY name ASC",
         "SELECT name FROM customers ORDER BY name",
@@ -739,6 +752,18 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "column-order-kept-when-asked",
         "SELECT name, plan FROM customers",
         "SELECT plan, name FROM customers",
+    ),
+    (
+        "count-of-distinct-rows-counts-null",
+        "SELECT COUNT(*) FROM (SELECT DISTINCT plan FROM customers) AS s",
+        "SELECT COUNT(DISTINCT plan) FROM customers",
+    ),
+    (
+        "count-of-distinct-rows-of-a-padded-column",
+        "SELECT COUNT(*) FROM (SELECT DISTINCT o.order_id FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id) AS s",
+        "SELECT COUNT(DISTINCT o.order_id) FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id",
     ),
     (
         "row-number-over-ties-vs-limit",

@@ -59,6 +59,7 @@ from sqlequiv.normalize._budget import (
 from sqlequiv.normalize.ascending import ascending
 from sqlequiv.normalize.canonical_aliases import canonical_aliases
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
+from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
 from sqlequiv.normalize.count_star import count_star
 from sqlequiv.normalize.distinct_group_by import distinct_group_by
 from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
@@ -114,6 +115,7 @@ RULES: tuple[Rule, ...] = (
     merge_derived_tables,
     merge_ranked_tables,
     top_rows_limit,
+    count_distinct_rows,
     scalar_derived_tables,
     collapse_identity_selects,
     having_to_where,
