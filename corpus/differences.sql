@@ -425,3 +425,22 @@ SELECT COUNT(*)
 FROM (SELECT DISTINCT status FROM orders) AS t;
 SELECT COUNT(DISTINCT status)
 FROM orders;
+
+# title: SUM of CASE ... THEN 1 ELSE 0 without GROUP BY is NULL on no order
+# expect: not_equivalent
+# note: on the empty database the candidate returns NULL, the reference 0
+SELECT SUM(CASE WHEN status = 'shipped' THEN 1 ELSE 0 END)
+FROM orders;
+SELECT COUNT(*) FILTER (WHERE status = 'shipped')
+FROM orders;
+
+# title: a grouped SUM of CASE ... THEN 1 without ELSE is NULL in a group without a match
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: a customer whose only order is not shipped: NULL against 0
+SELECT customer_id, SUM(CASE WHEN status = 'shipped' THEN 1 END)
+FROM orders
+GROUP BY customer_id;
+SELECT customer_id, COUNT(*) FILTER (WHERE status = 'shipped')
+FROM orders
+GROUP BY customer_id;

@@ -286,3 +286,25 @@ FROM (SELECT DISTINCT customer_id FROM orders WHERE placed_at >= TIMESTAMP '2026
 SELECT COUNT(DISTINCT customer_id)
 FROM orders
 WHERE placed_at >= TIMESTAMP '2026-07-01';
+
+# title: a grouped SUM of CASE ... THEN 1 ELSE 0 and COUNT(*) FILTER
+# expect: equivalent
+# method: normalized
+# note: every group has a row, so the SUM of 0s and 1s is never NULL: it counts the rows where the condition is true
+SELECT customer_id, SUM(CASE WHEN status = 'shipped' THEN 1 ELSE 0 END) AS shipped
+FROM orders
+GROUP BY customer_id;
+SELECT customer_id, COUNT(*) FILTER (WHERE status = 'shipped')
+FROM orders
+GROUP BY customer_id;
+
+# title: a grouped SUM of CASE WHEN x IS NULL THEN 0 ELSE 1 under a LEFT JOIN and COUNT(x)
+# expect: equivalent
+# method: normalized
+# note: each customer is a group of one row or more; the CASE is 1 where the order's id is not NULL
+SELECT c.customer_id, SUM(CASE WHEN o.order_id IS NULL THEN 0 ELSE 1 END) AS orders
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+GROUP BY c.customer_id;
+SELECT c.customer_id, COUNT(o.order_id)
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+GROUP BY c.customer_id;

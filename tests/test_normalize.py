@@ -512,6 +512,26 @@ POSITIVE: list[tuple[str, str, str]] = [
         "SELECT COUNT(DISTINCT plan) FROM customers WHERE plan IS NOT NULL",
     ),
     (
+        "grouped-sum-of-indicators-vs-count-filter",
+        "SELECT plan, SUM(CASE WHEN name LIKE 'A%' THEN 1 ELSE 0 END) AS n FROM customers "
+        "GROUP BY plan",
+        "SELECT plan, COUNT(*) FILTER (WHERE name LIKE 'A%') FROM customers GROUP BY plan",
+    ),
+    (
+        "grouped-sum-of-not-null-indicators-vs-count",
+        "SELECT c.customer_id, SUM(CASE WHEN o.amount IS NULL THEN 0 ELSE 1 END) "
+        "FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id "
+        "GROUP BY c.customer_id",
+        "SELECT c.customer_id, COUNT(o.amount) FROM customers c LEFT JOIN orders o "
+        "ON o.customer_id = c.customer_id GROUP BY c.customer_id",
+    ),
+    (
+        "grouped-sum-of-inverted-indicators",
+        "SELECT plan, SUM(CASE WHEN name = 'a' THEN 0 ELSE 1 END) FROM customers GROUP BY plan",
+        "SELECT plan, COUNT(CASE WHEN name = 'a' THEN NULL ELSE 1 END) FROM customers "
+        "GROUP BY plan",
+    ),
+    (
         "explicit-asc",
         "SELECT name FROM customers ORDER BY name ASC",
         "SELECT name FROM customers ORDER BY name",
@@ -764,6 +784,21 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "LEFT JOIN orders o ON o.customer_id = c.customer_id) AS s",
         "SELECT COUNT(DISTINCT o.order_id) FROM customers c "
         "LEFT JOIN orders o ON o.customer_id = c.customer_id",
+    ),
+    (
+        "ungrouped-sum-of-indicators-is-null-on-no-row",
+        "SELECT SUM(CASE WHEN name LIKE 'A%' THEN 1 ELSE 0 END) FROM customers",
+        "SELECT COUNT(*) FILTER (WHERE name LIKE 'A%') FROM customers",
+    ),
+    (
+        "grouped-sum-without-else-is-null-in-a-group-without-match",
+        "SELECT plan, SUM(CASE WHEN name LIKE 'A%' THEN 1 END) FROM customers GROUP BY plan",
+        "SELECT plan, COUNT(*) FILTER (WHERE name LIKE 'A%') FROM customers GROUP BY plan",
+    ),
+    (
+        "grouped-sum-of-inverted-indicators-vs-count",
+        "SELECT plan, SUM(CASE WHEN name = 'a' THEN 0 ELSE 1 END) FROM customers GROUP BY plan",
+        "SELECT plan, COUNT(*) FILTER (WHERE name <> 'a') FROM customers GROUP BY plan",
     ),
     (
         "row-number-over-ties-vs-limit",

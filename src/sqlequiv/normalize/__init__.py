@@ -86,6 +86,7 @@ from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
 from sqlequiv.normalize.sort_set_operations import sort_set_operations
 from sqlequiv.normalize.strip_parens import strip_parens
+from sqlequiv.normalize.sum_of_indicators import sum_of_indicators
 from sqlequiv.normalize.top_rows_limit import top_rows_limit
 from sqlequiv.normalize.unquote_identifiers import unquote_identifiers
 from sqlequiv.schema.model import Schema
@@ -127,6 +128,7 @@ RULES: tuple[Rule, ...] = (
     expand_between,
     normalize_in,
     push_not,
+    sum_of_indicators,
     count_star,
     filter_to_case,
     exists_select_one,
