@@ -450,3 +450,25 @@ def rename_sources_apart(root: exp.Expr, inner_scope: Scope) -> None:
         holder = node if isinstance(node, exp.Table) else node.parent
         if holder is not None:
             holder.set("alias", exp.TableAlias(this=exp.to_identifier(fresh)))
+
+
+def named_projections(select: exp.Select) -> dict[str, exp.Expr] | None:
+    """Each output name of ``select`` and the expression it names (unaliased); None when
+    a projection is neither a column nor aliased, or two share a name."""
+    named: dict[str, exp.Expr] = {}
+    for projection in select.expressions:
+        name = projection.alias_or_name
+        if not isinstance(projection, exp.Alias | exp.Column) or not name or name in named:
+            return None
+        named[name] = projection.unalias()
+    return named
+
+
+def substitute(columns: Iterable[exp.Column], values: dict[str, exp.Expr]) -> None:
+    """Replace each of ``columns`` by a copy of the value its name has in ``values`` (as
+    an output column of the same name where the column is one)."""
+    for column in columns:
+        value = values[column.name].copy()
+        if isinstance(column.parent, exp.Select):
+            value = exp.Alias(this=value, alias=exp.to_identifier(column.name))
+        replace_keeping_precedence(column, value)

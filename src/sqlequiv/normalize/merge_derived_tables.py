@@ -39,11 +39,12 @@ from sqlequiv.normalize._util import (
     is_inner_join,
     is_simple_source,
     is_simple_subquery,
+    named_projections,
     own_columns,
     rename_sources_apart,
-    replace_keeping_precedence,
     scopes,
     set_where,
+    substitute,
     truthy_args,
 )
 from sqlequiv.policy import is_volatile
@@ -158,17 +159,14 @@ def _try_merge(
     if not is_flat_inner(inner) or (single_source_only and inner.args.get("joins")):
         return False
 
-    projections: dict[str, exp.Expr] = {}
-    for projection in inner.expressions:
-        name = projection.alias_or_name
-        if not isinstance(projection, exp.Alias | exp.Column) or not name or name in projections:
-            return False
-        value = projection.unalias()
+    projections = named_projections(inner)
+    if projections is None:
+        return False
+    for value in projections.values():
         if contains(value, exp.AggFunc, exp.Window, exp.Query, exp.Star, *_SET_RETURNING):
             return False
         if is_volatile(value):
             return False
-        projections[name] = value
 
     # A derived table that reads the outer query's own sources (DuckDB allows
     # implicit LATERAL) is not a plain relation.
@@ -191,11 +189,7 @@ def _try_merge(
 
     rename_sources_apart(root, inner_scope)
 
-    for column in refs:
-        value = projections[column.name].copy()
-        if isinstance(column.parent, exp.Select):
-            value = exp.Alias(this=value, alias=exp.to_identifier(column.name))
-        replace_keeping_precedence(column, value)
+    substitute(refs, projections)
 
     inner_items = from_items(inner)
     subquery.replace(inner_items[0])

@@ -40,11 +40,12 @@ from sqlequiv.normalize._util import (
     is_flat_inner,
     is_simple_subquery,
     is_simple_table,
+    named_projections,
     own_columns,
     rename_sources_apart,
-    replace_keeping_precedence,
     scopes,
     set_where,
+    substitute,
     truthy_args,
 )
 from sqlequiv.policy import is_volatile
@@ -149,19 +150,16 @@ def _try_merge(
     ):
         return False
 
-    projections: dict[str, exp.Expr] = {}
-    for projection in inner.expressions:
-        name = projection.alias_or_name
-        if not isinstance(projection, exp.Alias | exp.Column) or not name or name in projections:
-            return False
-        value = projection.unalias()
+    projections = named_projections(inner)
+    if projections is None:
+        return False
+    for value in projections.values():
         if contains(value, exp.Query, exp.Star) or is_volatile(value):
             return False
         if not all(_inside_window(agg, value) for agg in value.find_all(exp.AggFunc)):
             return False
         if any(not _plain_window(w) for w in value.find_all(exp.Window)):
             return False
-        projections[name] = value
     if not any(contains(v, exp.Window) for v in projections.values()):
         return False  # merge_derived_tables' case
 
@@ -182,11 +180,7 @@ def _try_merge(
             return False
 
     rename_sources_apart(root, inner_scope)
-    for column in refs:
-        value = projections[column.name].copy()
-        if isinstance(column.parent, exp.Select):
-            value = exp.Alias(this=value, alias=exp.to_identifier(column.name))
-        replace_keeping_precedence(column, value)
+    substitute(refs, projections)
 
     inner_items = from_items(inner)
     subquery.replace(inner_items[0])
