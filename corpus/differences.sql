@@ -420,6 +420,7 @@ LIMIT 3;
 
 # title: COUNT(*) of SELECT DISTINCT a nullable column counts NULL once
 # expect: not_equivalent
+# cause: same_keys_different_values
 # note: one order with a NULL status: the candidate counts 1, COUNT(DISTINCT status) 0
 SELECT COUNT(*)
 FROM (SELECT DISTINCT status FROM orders) AS t;

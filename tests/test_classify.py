@@ -107,6 +107,20 @@ def test_count_star_in_a_left_join_changes_a_value(
     )
 
 
+def test_a_single_answer_that_is_wrong_is_a_wrong_value(
+    con: duckdb.DuckDBPyConnection, shop: Schema
+) -> None:
+    # One row each (a scalar aggregate): the answer is wrong, no row is "missing".
+    assert explain(
+        con, shop, "SELECT COUNT(*) FROM orders", "SELECT COUNT(DISTINCT customer_id) FROM orders"
+    )[0] == "same_keys_different_values"
+    # One row against two stays a row missing.
+    assert explain(
+        con, shop, "SELECT MAX(amount) FROM orders",
+        "SELECT MAX(amount) FROM orders UNION ALL SELECT MIN(amount) FROM orders",
+    )[0] == "missing_rows"  # fmt: skip
+
+
 def test_grouping_by_month_is_a_grain_error(con: duckdb.DuckDBPyConnection, shop: Schema) -> None:
     candidate = INNER_JOIN.replace(
         "GROUP BY c.customer_id, c.name",

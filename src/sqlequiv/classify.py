@@ -159,6 +159,10 @@ def classify(
         if rest_m or rest_e:
             detail += " " + _rows_detail(view, rest_m, rest_e)
         return "same_keys_different_values", detail
+    if len(candidate.rows) == len(reference.rows) == len(view.missing) == len(view.extra) == 1:
+        # One row each, and not the same: a query's single answer (a scalar aggregate,
+        # the top row) is wrong, not some rows missing.
+        return "same_keys_different_values", _rows_detail(view, view.missing, view.extra)
     cause: Cause = "missing_rows" if len(view.missing) >= len(view.extra) else "extra_rows"
     if not view.missing and not view.extra:
         return cause, "The results differ, but no row of one is absent from the other."
