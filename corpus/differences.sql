@@ -445,3 +445,13 @@ GROUP BY customer_id;
 SELECT customer_id, COUNT(*) FILTER (WHERE status = 'shipped')
 FROM orders
 GROUP BY customer_id;
+
+# title: <> ANY is not NOT IN
+# expect: not_equivalent
+# note: two returned orders of different amounts: every amount differs from one of them
+SELECT o.order_id
+FROM orders o
+WHERE o.amount <> ANY (SELECT f.amount FROM orders f WHERE f.status = 'returned');
+SELECT o.order_id
+FROM orders o
+WHERE o.amount NOT IN (SELECT f.amount FROM orders f WHERE f.status = 'returned');

@@ -308,3 +308,14 @@ GROUP BY c.customer_id;
 SELECT c.customer_id, COUNT(o.order_id)
 FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
 GROUP BY c.customer_id;
+
+# title: <> ALL over a subquery and NOT IN
+# expect: equivalent
+# method: normalized
+# note: x NOT IN (q) is NOT (x = ANY (q)), which is x <> ALL (q) in three-valued logic, NULLs and empty q included
+SELECT o.order_id
+FROM orders o
+WHERE o.amount <> ALL (SELECT f.amount FROM orders f WHERE f.status = 'returned');
+SELECT o.order_id
+FROM orders o
+WHERE o.amount NOT IN (SELECT f.amount FROM orders f WHERE f.status = 'returned');

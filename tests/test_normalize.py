@@ -532,6 +532,18 @@ POSITIVE: list[tuple[str, str, str]] = [
         "GROUP BY plan",
     ),
     (
+        "not-equal-all-vs-not-in",
+        "SELECT name FROM customers WHERE customer_id <> ALL (SELECT customer_id FROM orders)",
+        "SELECT name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)",
+    ),
+    (
+        "equal-any-vs-in",
+        "SELECT name FROM customers c WHERE c.customer_id = ANY (SELECT o.customer_id "
+        "FROM orders o WHERE o.amount > 1)",
+        "SELECT name FROM customers WHERE customer_id IN "
+        "(SELECT customer_id FROM orders WHERE amount > 1)",
+    ),
+    (
         "explicit-asc",
         "SELECT name FROM customers ORDER BY name ASC",
         "SELECT name FROM customers ORDER BY name",
@@ -799,6 +811,16 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "grouped-sum-of-inverted-indicators-vs-count",
         "SELECT plan, SUM(CASE WHEN name = 'a' THEN 0 ELSE 1 END) FROM customers GROUP BY plan",
         "SELECT plan, COUNT(*) FILTER (WHERE name <> 'a') FROM customers GROUP BY plan",
+    ),
+    (
+        "not-equal-any-vs-not-in",
+        "SELECT name FROM customers WHERE customer_id <> ANY (SELECT customer_id FROM orders)",
+        "SELECT name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)",
+    ),
+    (
+        "equal-all-vs-in",
+        "SELECT name FROM customers WHERE customer_id = ALL (SELECT customer_id FROM orders)",
+        "SELECT name FROM customers WHERE customer_id IN (SELECT customer_id FROM orders)",
     ),
     (
         "row-number-over-ties-vs-limit",

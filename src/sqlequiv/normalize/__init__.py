@@ -79,6 +79,7 @@ from sqlequiv.normalize.not_in_to_not_exists import not_in_to_not_exists
 from sqlequiv.normalize.order_sources import order_sources
 from sqlequiv.normalize.orient_comparisons import orient_comparisons
 from sqlequiv.normalize.push_not import push_not
+from sqlequiv.normalize.quantified_comparisons import quantified_comparisons
 from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
 from sqlequiv.normalize.scalar_derived_tables import scalar_derived_tables
 from sqlequiv.normalize.sort_connectives import sort_connectives
@@ -123,6 +124,7 @@ RULES: tuple[Rule, ...] = (
     intersect_same_table,
     drop_key_distinct,
     drop_key_count_distinct,
+    quantified_comparisons,
     not_in_to_not_exists,
     strip_parens,
     expand_between,
