@@ -472,3 +472,16 @@ def substitute(columns: Iterable[exp.Column], values: dict[str, exp.Expr]) -> No
         if isinstance(column.parent, exp.Select):
             value = exp.Alias(this=value, alias=exp.to_identifier(column.name))
         replace_keeping_precedence(column, value)
+
+
+def is_not_null_test(condition: exp.Expr, column: exp.Column) -> bool:
+    """Whether ``condition`` is ``column IS NOT NULL``."""
+    test = condition.unnest()
+    if not isinstance(test, exp.Not):
+        return False
+    inner = test.this.unnest()
+    return (
+        isinstance(inner, exp.Is)
+        and isinstance(inner.expression, exp.Null)
+        and inner.this == column
+    )

@@ -20,7 +20,13 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import conjuncts, is_flat_inner, is_simple_table, truthy_args
+from sqlequiv.normalize._util import (
+    conjuncts,
+    is_flat_inner,
+    is_not_null_test,
+    is_simple_table,
+    truthy_args,
+)
 from sqlequiv.normalize.drop_key_distinct import is_cte_reference
 from sqlequiv.schema.model import Schema
 
@@ -91,16 +97,9 @@ def _never_null(column: exp.Column, select: exp.Select, schema: Schema) -> bool:
     """Whether ``column`` is NULL on no row that ``select``'s FROM and WHERE keep (its
     FROM is a list of plain sources, joined by inner joins only)."""
     where = select.args.get("where")
-    for condition in conjuncts(where.this) if where is not None else []:
-        test = condition.unnest()
-        if isinstance(test, exp.Not):
-            inner = test.this.unnest()
-            if (
-                isinstance(inner, exp.Is)
-                and isinstance(inner.expression, exp.Null)
-                and inner.this == column
-            ):
-                return True
+    required = conjuncts(where.this) if where is not None else []
+    if any(is_not_null_test(condition, column) for condition in required):
+        return True
     sources = [select.args["from_"].this, *(j.this for j in select.args.get("joins") or [])]
     for source in sources:
         if source.alias_or_name != column.table:

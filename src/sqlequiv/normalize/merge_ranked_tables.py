@@ -39,7 +39,6 @@ from sqlequiv.normalize._util import (
     from_items,
     is_flat_inner,
     is_simple_subquery,
-    is_simple_table,
     named_projections,
     own_columns,
     rename_sources_apart,
@@ -48,6 +47,7 @@ from sqlequiv.normalize._util import (
     substitute,
     truthy_args,
 )
+from sqlequiv.normalize.drop_key_distinct import only_table
 from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
 
@@ -85,11 +85,8 @@ def total_order_over(window: exp.Window, select: exp.Select, schema: Schema) -> 
     include, as bare columns of that table, every column of one of its declared keys
     (a primary key, or a UNIQUE key of NOT NULL columns): no two rows tie on them.
     """
-    from_ = select.args.get("from_")
-    if from_ is None or truthy_args(from_) != {"this"} or select.args.get("joins"):
-        return False
-    table = from_.this
-    if not is_simple_table(table) or table.args.get("db") or table.name not in schema:
+    table = only_table(select, schema)
+    if table is None:
         return False
     order = window.args.get("order")
     if order is None:

@@ -30,6 +30,7 @@ from sqlequiv.normalize._util import (
     conjuncts,
     from_items,
     is_inner_join,
+    is_not_null_test,
     is_simple_table,
     truthy_args,
 )
@@ -95,10 +96,10 @@ def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
         return None
     inner_table = schema.table(inner.name)
     rest = conjuncts(sub.args["where"].this) if sub.args.get("where") else []
-    guard = [c for c in rest if _is_not_null_test(c, y)]
+    guard = [c for c in rest if is_not_null_test(c, y)]
     if not (_not_null(inner_table, y.name) or guard):
         return None
-    kept = [c.copy() for c in rest if not _is_not_null_test(c, y)]
+    kept = [c.copy() for c in rest if not is_not_null_test(c, y)]
     filtered = sub.copy()
     # x on the left, as in the IN: SQLite takes the collation of ``x IN (SELECT y)`` as
     # that of ``x = y``.
@@ -133,16 +134,3 @@ def _same_type(x: exp.Column, y: exp.Column) -> bool:
     if any(t is None or t.this == exp.DataType.Type.UNKNOWN for t in known):
         return False
     return bool(known[0].sql() == known[1].sql())  # type: ignore[union-attr]
-
-
-def _is_not_null_test(condition: exp.Expr, column: exp.Column) -> bool:
-    """Whether ``condition`` is ``column IS NOT NULL``."""
-    test = condition.unnest()
-    if not isinstance(test, exp.Not):
-        return False
-    inner = test.this.unnest()
-    return (
-        isinstance(inner, exp.Is)
-        and isinstance(inner.expression, exp.Null)
-        and inner.this == column
-    )
