@@ -455,3 +455,27 @@ WHERE o.amount <> ANY (SELECT f.amount FROM orders f WHERE f.status = 'returned'
 SELECT o.order_id
 FROM orders o
 WHERE o.amount NOT IN (SELECT f.amount FROM orders f WHERE f.status = 'returned');
+
+# title: COUNT(*) FILTER over a LEFT JOIN is not COUNT(*) with the condition in ON
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: a customer without a shipped order: the FILTER counts 0, the padded row of the longer ON counts 1
+SELECT c.customer_id, COUNT(*) FILTER (WHERE o.status = 'shipped') AS shipped
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+GROUP BY c.customer_id;
+SELECT c.customer_id, COUNT(*)
+FROM customers c
+LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.status = 'shipped'
+GROUP BY c.customer_id;
+
+# title: COUNT of the customer's column under a CASE is not the condition moved into ON
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: a plan whose customer has no shipped order: the CASE counts 0, the padded row's customer_id counts 1
+SELECT c.plan, COUNT(CASE WHEN o.status = 'shipped' THEN c.customer_id END) AS n
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+GROUP BY c.plan;
+SELECT c.plan, COUNT(c.customer_id)
+FROM customers c
+LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.status = 'shipped'
+GROUP BY c.plan;

@@ -319,3 +319,32 @@ WHERE o.amount <> ALL (SELECT f.amount FROM orders f WHERE f.status = 'returned'
 SELECT o.order_id
 FROM orders o
 WHERE o.amount NOT IN (SELECT f.amount FROM orders f WHERE f.status = 'returned');
+
+# title: COUNT FILTER over a LEFT JOIN and the same condition in its ON clause
+# expect: equivalent
+# method: normalized
+# note: a customer keeps one row either way; the FILTER counts the orders the longer ON keeps, and the padded row's order_id is NULL
+SELECT c.customer_id, c.name,
+       COUNT(o.order_id) FILTER (WHERE o.placed_at >= '2026-07-01' AND o.placed_at < '2026-10-01') AS q3_orders
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+WHERE c.plan = 'enterprise'
+GROUP BY c.customer_id, c.name;
+SELECT c.customer_id, c.name, COUNT(o.order_id)
+FROM customers c
+LEFT JOIN orders o ON o.customer_id = c.customer_id
+  AND o.placed_at >= '2026-07-01' AND o.placed_at < '2026-10-01'
+WHERE c.plan = 'enterprise'
+GROUP BY c.customer_id, c.name;
+
+# title: SUM of CASE WHEN over a LEFT JOIN and the condition in its ON clause
+# expect: equivalent
+# method: normalized
+# note: the CASE is NULL where the condition is not true, and SUM skips NULLs: the same orders are summed, none (NULL, then 0) for a customer without one
+SELECT c.customer_id,
+       COALESCE(SUM(CASE WHEN o.status = 'shipped' THEN o.amount END), 0) AS shipped_total
+FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id
+GROUP BY c.customer_id;
+SELECT c.customer_id, COALESCE(SUM(o.amount), 0)
+FROM customers c
+LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.status = 'shipped'
+GROUP BY c.customer_id;

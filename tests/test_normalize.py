@@ -548,6 +548,25 @@ POSITIVE: list[tuple[str, str, str]] = [
         "SELECT name FROM customers ORDER BY name ASC",
         "SELECT name FROM customers ORDER BY name",
     ),
+    (
+        "count-filter-of-a-left-join-vs-its-on-condition",
+        "SELECT c.customer_id, COUNT(o.order_id) FILTER (WHERE o.amount > 1) FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id",
+        "SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o "
+        "ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.customer_id",
+    ),
+    (
+        "sums-of-a-case-of-a-left-join-vs-its-on-condition",
+        "SELECT c.name, COALESCE(SUM(CASE WHEN o.placed_at >= '2020-01-15' THEN o.amount END), 0), "
+        "MAX(CASE WHEN o.placed_at >= '2020-01-15' THEN o.order_id END) FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE c.plan = 'x' "
+        "GROUP BY c.customer_id, c.name HAVING MAX(CASE WHEN o.placed_at >= '2020-01-15' "
+        "THEN o.order_id END) IS NULL OR c.name = 'a'",
+        "SELECT c.name, COALESCE(SUM(o.amount), 0), MAX(o.order_id) FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.placed_at >= '2020-01-15' "
+        "WHERE c.plan = 'x' GROUP BY c.customer_id, c.name HAVING MAX(o.order_id) IS NULL "
+        "OR c.name = 'a'",
+    ),
 ]
 
 # --------------------------------------------------------------------------
@@ -850,6 +869,38 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "SELECT order_id AS amount, amount AS x FROM orders QUALIFY ROW_NUMBER() OVER "
         "(ORDER BY amount DESC, order_id) <= 2 ORDER BY amount DESC, order_id",
         "SELECT order_id AS amount, amount AS x FROM orders ORDER BY x DESC, amount LIMIT 2",
+    ),
+    (
+        "count-star-filter-of-a-left-join-vs-its-on-condition",
+        "SELECT c.customer_id, COUNT(*) FILTER (WHERE o.amount > 1) FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id",
+        "SELECT c.customer_id, COUNT(*) FROM customers c LEFT JOIN orders o "
+        "ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.customer_id",
+    ),
+    (
+        "case-of-the-preserved-side-vs-on-condition",
+        "SELECT c.plan, COUNT(CASE WHEN o.amount > 1 THEN c.customer_id END) FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.plan",
+        "SELECT c.plan, COUNT(c.customer_id) FROM customers c LEFT JOIN orders o "
+        "ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.plan",
+    ),
+    (
+        "case-of-a-left-join-whose-where-reads-it-vs-on-condition",
+        "SELECT c.customer_id, COUNT(CASE WHEN o.amount > 1 THEN o.order_id END) "
+        "FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id "
+        "WHERE o.amount IS NULL OR o.amount > 1 GROUP BY c.customer_id",
+        "SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o "
+        "ON o.customer_id = c.customer_id AND o.amount > 1 "
+        "WHERE o.amount IS NULL OR o.amount > 1 GROUP BY c.customer_id",
+    ),
+    (
+        "two-conditions-of-a-left-join-vs-one-on-condition",
+        "SELECT c.customer_id, COUNT(CASE WHEN o.amount > 1 THEN o.order_id END), "
+        "SUM(CASE WHEN o.amount > 2 THEN o.amount END) FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id",
+        "SELECT c.customer_id, COUNT(o.order_id), SUM(o.amount) FROM customers c "
+        "LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount > 1 "
+        "GROUP BY c.customer_id",
     ),
     (
         "row-number-of-ties-read-twice",

@@ -58,6 +58,7 @@ from sqlequiv.normalize._budget import (
 )
 from sqlequiv.normalize.ascending import ascending
 from sqlequiv.normalize.canonical_aliases import canonical_aliases
+from sqlequiv.normalize.case_into_left_join import case_into_left_join
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
 from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
 from sqlequiv.normalize.count_star import count_star
@@ -133,6 +134,7 @@ RULES: tuple[Rule, ...] = (
     sum_of_indicators,
     count_star,
     filter_to_case,
+    case_into_left_join,
     exists_select_one,
     resolve_order_ordinals,
     # Naming phase: the order of sources, then the names derived from it.
