@@ -479,3 +479,12 @@ SELECT c.plan, COUNT(c.customer_id)
 FROM customers c
 LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.status = 'shipped'
 GROUP BY c.plan;
+
+# title: IN over a subquery as a value is not EXISTS
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: an order of unknown amount while some order was returned: IN is NULL, EXISTS is false
+SELECT o.order_id, o.amount IN (SELECT f.amount FROM orders f WHERE f.status = 'returned') AS seen
+FROM orders o;
+SELECT o.order_id, EXISTS (SELECT 1 FROM orders f WHERE f.status = 'returned' AND f.amount = o.amount)
+FROM orders o;

@@ -348,3 +348,16 @@ SELECT c.customer_id, COALESCE(SUM(o.amount), 0)
 FROM customers c
 LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.status = 'shipped'
 GROUP BY c.customer_id;
+
+# title: a semi-join written with IN and with a correlated EXISTS
+# expect: equivalent
+# method: normalized
+# note: a WHERE drops a row whose IN is UNKNOWN as it drops one whose EXISTS is FALSE; the IN is TRUE exactly where some enterprise customer has the order's id
+SELECT o.order_id
+FROM orders o
+WHERE o.amount IS NOT NULL
+  AND o.customer_id IN (SELECT customer_id FROM customers WHERE plan = 'enterprise');
+SELECT o.order_id
+FROM orders o
+WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.plan = 'enterprise')
+  AND o.amount IS NOT NULL;

@@ -109,8 +109,8 @@ SELECT id FROM cars_data WHERE (weight < year) = 1;
 
 # title: IN on a subquery of integers is the semi-join, proved on SQLite too
 # expect: equivalent
-# method: symbolic
-# note: both sides of the IN are INTEGER columns, so SQLite converts nothing and DuckDB's semantics, which the prover follows, are SQLite's (the floor benchmark's s022 shape)
+# method: normalized
+# note: both sides of the IN are INTEGER columns, so SQLite converts nothing, and a WHERE conjunct IN is the EXISTS with the equality (in_to_exists; the floor benchmark's s022 shape)
 SELECT maker FROM car_makers WHERE id IN (SELECT maker_id FROM cars_data);
 SELECT m.maker FROM car_makers m WHERE EXISTS (SELECT * FROM cars_data c WHERE c.maker_id = m.id);
 

@@ -549,6 +549,21 @@ POSITIVE: list[tuple[str, str, str]] = [
         "SELECT name FROM customers ORDER BY name",
     ),
     (
+        "in-subquery-vs-exists",
+        "SELECT o.order_id FROM orders o WHERE o.amount > 1 AND o.customer_id IN "
+        "(SELECT c.customer_id FROM customers c WHERE c.plan = 'x')",
+        "SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c "
+        "WHERE c.customer_id = o.customer_id AND c.plan = 'x') AND o.amount > 1",
+    ),
+    (
+        "in-distinct-subquery-of-a-join-vs-exists",
+        "SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT DISTINCT o.customer_id "
+        "FROM orders o JOIN customers k ON k.customer_id = o.customer_id WHERE k.plan = 'y')",
+        "SELECT c.name FROM customers c WHERE EXISTS (SELECT o.order_id FROM orders o, "
+        "customers k WHERE o.customer_id = c.customer_id AND k.customer_id = o.customer_id "
+        "AND k.plan = 'y')",
+    ),
+    (
         "count-filter-of-a-left-join-vs-its-on-condition",
         "SELECT c.customer_id, COUNT(o.order_id) FILTER (WHERE o.amount > 1) FROM customers c "
         "LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id",
@@ -869,6 +884,20 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "SELECT order_id AS amount, amount AS x FROM orders QUALIFY ROW_NUMBER() OVER "
         "(ORDER BY amount DESC, order_id) <= 2 ORDER BY amount DESC, order_id",
         "SELECT order_id AS amount, amount AS x FROM orders ORDER BY x DESC, amount LIMIT 2",
+    ),
+    (
+        "negated-in-subquery-vs-not-exists",
+        "SELECT o.order_id FROM orders o WHERE NOT (o.customer_id IN "
+        "(SELECT c.customer_id FROM customers c WHERE c.plan = 'x'))",
+        "SELECT o.order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c "
+        "WHERE c.customer_id = o.customer_id AND c.plan = 'x')",
+    ),
+    (
+        "in-subquery-as-a-value-vs-exists",
+        "SELECT o.order_id, o.amount IN (SELECT p.amount FROM orders p WHERE p.order_id > 2) "
+        "FROM orders o",
+        "SELECT o.order_id, EXISTS (SELECT 1 FROM orders p WHERE p.order_id > 2 "
+        "AND o.amount = p.amount) FROM orders o",
     ),
     (
         "count-star-filter-of-a-left-join-vs-its-on-condition",

@@ -71,6 +71,7 @@ from sqlequiv.normalize.expand_between import expand_between
 from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins
 from sqlequiv.normalize.having_to_where import having_to_where
+from sqlequiv.normalize.in_to_exists import in_to_exists
 from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
@@ -127,6 +128,7 @@ RULES: tuple[Rule, ...] = (
     drop_key_count_distinct,
     quantified_comparisons,
     not_in_to_not_exists,
+    in_to_exists,
     strip_parens,
     expand_between,
     normalize_in,

@@ -485,3 +485,12 @@ def is_not_null_test(condition: exp.Expr, column: exp.Column) -> bool:
         and isinstance(inner.expression, exp.Null)
         and inner.this == column
     )
+
+
+def same_declared_type(x: exp.Expr, y: exp.Expr) -> bool:
+    """Whether ``x`` and ``y`` are annotated with one and the same known type (SQLite's
+    ``IN`` and ``=`` may convert values differently when they are not)."""
+    known = (x.type, y.type)
+    if any(t is None or t.this == exp.DataType.Type.UNKNOWN for t in known):
+        return False
+    return bool(known[0].sql() == known[1].sql())  # type: ignore[union-attr]

@@ -32,6 +32,7 @@ from sqlequiv.normalize._util import (
     is_inner_join,
     is_not_null_test,
     is_simple_table,
+    same_declared_type,
     truthy_args,
 )
 from sqlequiv.normalize.drop_key_distinct import is_cte_reference, only_table
@@ -92,7 +93,7 @@ def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
         return None
     if any(n.alias_or_name == x.table for n in sub.find_all(exp.Table, exp.Subquery)):
         return None  # the subquery binds x's alias again
-    if not _not_null(outer, x.name) or not _same_type(x, y):
+    if not _not_null(outer, x.name) or not same_declared_type(x, y):
         return None
     inner_table = schema.table(inner.name)
     rest = conjuncts(sub.args["where"].this) if sub.args.get("where") else []
@@ -127,10 +128,3 @@ def _source_of(node: exp.Expr, alias: str, schema: Schema) -> Table | None:
 
 def _not_null(table: Table, column: str) -> bool:
     return column in table.primary_key or not table.column(column).nullable
-
-
-def _same_type(x: exp.Column, y: exp.Column) -> bool:
-    known = (x.type, y.type)
-    if any(t is None or t.this == exp.DataType.Type.UNKNOWN for t in known):
-        return False
-    return bool(known[0].sql() == known[1].sql())  # type: ignore[union-attr]

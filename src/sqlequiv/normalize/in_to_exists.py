@@ -1,0 +1,85 @@
+"""``x IN (SELECT y ...)`` as ``EXISTS (... AND x = y)`` where it is a conjunct of a WHERE.
+
+``SELECT o.id FROM orders o WHERE o.customer_id IN (SELECT c.id FROM customers c WHERE
+c.plan = 'pro')`` returns the rows of ``SELECT o.id FROM orders o WHERE EXISTS (SELECT 1
+FROM customers c WHERE c.plan = 'pro' AND o.customer_id = c.id)``: the two ways
+text-to-SQL answers write a semi-join.
+
+Why this is sound: ``x IN S`` is TRUE exactly when some row of ``S`` has ``x = y``
+TRUE (it is FALSE or UNKNOWN otherwise), and the subquery's rows with ``x = y`` TRUE
+are the rows of the subquery whose WHERE also holds ``x = y``, so ``EXISTS`` of that
+subquery is TRUE exactly then too (it is never UNKNOWN). The two differ only where the
+IN is UNKNOWN and the EXISTS FALSE, which a WHERE cannot tell apart when the IN is one
+of its top-level conjuncts: the row is dropped either way. So only such a conjunct is
+rewritten (not one under NOT or OR, in a projection or an ON clause). The subquery must
+be a plain SELECT of one bare column (no GROUP BY, HAVING, aggregate, window, QUALIFY,
+ORDER BY or LIMIT, where a new WHERE conjunct would change the rows; a DISTINCT goes,
+since EXISTS does not count), ``x`` a column the subquery does not bind again, and
+``x`` and ``y`` of the same declared type (SQLite's IN and ``=`` may convert values
+differently across types); ``x`` stays on the left of ``=``, as in the IN.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlglot import exp
+
+from sqlequiv.normalize._util import and_all, conjuncts, same_declared_type, truthy_args
+
+E = TypeVar("E", bound=exp.Expr)
+
+_PLAIN = frozenset({"expressions", "from_", "joins", "where", "distinct"})
+
+
+def in_to_exists(expression: E) -> E:
+    """Rewrite each ``x IN (subquery)`` conjunct of a WHERE as an EXISTS.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot import exp
+        >>> e = sqlglot.parse_one("SELECT t.a FROM t AS t "
+        ...                       "WHERE t.a IN (SELECT u.b FROM u AS u WHERE u.c > 1)")
+        >>> for c in e.find_all(exp.Column):
+        ...     c.type = exp.DataType.build("INT")
+        >>> in_to_exists(e).sql()
+        'SELECT t.a FROM t AS t WHERE EXISTS(SELECT u.b FROM u AS u WHERE u.c > 1 AND t.a = u.b)'
+    """
+    for where in list(expression.find_all(exp.Where)):
+        if not isinstance(where.parent, exp.Select):
+            continue
+        for conjunct in conjuncts(where.this):
+            if isinstance(conjunct, exp.In):
+                rewritten = _exists(conjunct)
+                if rewritten is not None:
+                    conjunct.replace(rewritten)
+    return expression
+
+
+def _exists(node: exp.In) -> exp.Expr | None:
+    query, x = node.args.get("query"), node.this
+    if node.expressions or truthy_args(node) - {"this", "query"} or not isinstance(x, exp.Column):
+        return None
+    if not isinstance(query, exp.Subquery) or not isinstance(query.this, exp.Select):
+        return None
+    sub = query.this
+    if truthy_args(query) != {"this"} or truthy_args(sub) - _PLAIN or len(sub.expressions) != 1:
+        return None
+    distinct = sub.args.get("distinct")
+    if distinct is not None and truthy_args(distinct):
+        return None  # DISTINCT ON
+    y = sub.expressions[0].unalias()
+    if not isinstance(y, exp.Column) or not x.table:
+        return None
+    if any(isinstance(n, exp.AggFunc | exp.Window) for n in y.walk()):
+        return None
+    if any(n.alias_or_name == x.table for n in sub.find_all(exp.Table, exp.Subquery)):
+        return None  # the subquery binds x's alias again
+    if not same_declared_type(x, y):
+        return None
+    filtered = sub.copy()
+    filtered.set("distinct", None)
+    where = filtered.args.get("where")
+    matched = exp.EQ(this=x.copy(), expression=y.copy())
+    filtered.set("where", exp.Where(this=and_all([where.this if where else None, matched])))
+    return exp.Exists(this=filtered)
