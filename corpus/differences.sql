@@ -488,3 +488,13 @@ SELECT o.order_id, o.amount IN (SELECT f.amount FROM orders f WHERE f.status = '
 FROM orders o;
 SELECT o.order_id, EXISTS (SELECT 1 FROM orders f WHERE f.status = 'returned' AND f.amount = o.amount)
 FROM orders o;
+
+# title: an EXCEPT of names is not the customers who never ordered
+# expect: not_equivalent
+# note: two customers named alike, one of whom ordered: the EXCEPT drops the name, NOT EXISTS keeps the other customer
+SELECT name FROM customers
+EXCEPT
+SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+SELECT c.name
+FROM customers c
+WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);

@@ -361,3 +361,15 @@ SELECT o.order_id
 FROM orders o
 WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.plan = 'enterprise')
   AND o.amount IS NOT NULL;
+
+# title: customers who never ordered, as an EXCEPT and as NOT EXISTS
+# expect: equivalent
+# method: normalized
+# note: both sides of the EXCEPT carry customers' primary key, so a customer is removed exactly when the join has a row for that very customer
+SELECT customer_id, name FROM customers WHERE plan = 'enterprise'
+EXCEPT
+SELECT c.customer_id, c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+SELECT c.customer_id, c.name
+FROM customers c
+WHERE c.plan = 'enterprise'
+  AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);

@@ -564,6 +564,14 @@ POSITIVE: list[tuple[str, str, str]] = [
         "AND k.plan = 'y')",
     ),
     (
+        "except-of-keyed-rows-vs-not-exists",
+        "SELECT customer_id, name FROM customers WHERE plan = 'x' EXCEPT "
+        "SELECT c.customer_id, c.name FROM customers c JOIN orders o "
+        "ON o.customer_id = c.customer_id WHERE o.amount > 1",
+        "SELECT c.customer_id, c.name FROM customers c WHERE c.plan = 'x' AND NOT EXISTS "
+        "(SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 1)",
+    ),
+    (
         "count-filter-of-a-left-join-vs-its-on-condition",
         "SELECT c.customer_id, COUNT(o.order_id) FILTER (WHERE o.amount > 1) FROM customers c "
         "LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id",
@@ -898,6 +906,20 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "FROM orders o",
         "SELECT o.order_id, EXISTS (SELECT 1 FROM orders p WHERE p.order_id > 2 "
         "AND o.amount = p.amount) FROM orders o",
+    ),
+    (
+        "except-of-unkeyed-rows-vs-not-exists",
+        "SELECT name FROM customers EXCEPT SELECT c.name FROM customers c JOIN orders o "
+        "ON o.customer_id = c.customer_id",
+        "SELECT c.name FROM customers c WHERE NOT EXISTS "
+        "(SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id)",
+    ),
+    (
+        "except-of-other-columns-vs-not-exists",
+        "SELECT customer_id, name FROM customers EXCEPT SELECT c.customer_id, c.plan "
+        "FROM customers c JOIN orders o ON o.customer_id = c.customer_id",
+        "SELECT c.customer_id, c.name FROM customers c WHERE NOT EXISTS "
+        "(SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id)",
     ),
     (
         "count-star-filter-of-a-left-join-vs-its-on-condition",

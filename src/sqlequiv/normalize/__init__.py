@@ -66,6 +66,7 @@ from sqlequiv.normalize.distinct_group_by import distinct_group_by
 from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
 from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
 from sqlequiv.normalize.ensure_parens import ensure_parens
+from sqlequiv.normalize.except_keyed_rows import except_keyed_rows
 from sqlequiv.normalize.exists_select_one import exists_select_one
 from sqlequiv.normalize.expand_between import expand_between
 from sqlequiv.normalize.filter_to_case import filter_to_case
@@ -124,6 +125,7 @@ RULES: tuple[Rule, ...] = (
     collapse_identity_selects,
     having_to_where,
     intersect_same_table,
+    except_keyed_rows,
     drop_key_distinct,
     drop_key_count_distinct,
     quantified_comparisons,

@@ -76,8 +76,8 @@ def _merged(node: exp.Intersect, schema: Schema) -> exp.Select | None:
     alias = source.alias_or_name
     if other.alias_or_name != alias:
         return None
-    columns = [_column(p, alias) for p in left.expressions]
-    if None in columns or columns != [_column(p, alias) for p in right.expressions]:
+    columns = [projected_column(p, alias) for p in left.expressions]
+    if None in columns or columns != [projected_column(p, alias) for p in right.expressions]:
         return None
     if not any(set(key) <= set(columns) for key in schema.table(source.name).distinct_keys):
         return None
@@ -93,7 +93,7 @@ def _merged(node: exp.Intersect, schema: Schema) -> exp.Select | None:
     return merged
 
 
-def _column(projection: exp.Expr, alias: str) -> str | None:
+def projected_column(projection: exp.Expr, alias: str) -> str | None:
     """The column name of a bare column of ``alias`` (aliased or not), else None."""
     column = projection.unalias()
     if isinstance(column, exp.Column) and column.table == alias and not column.args.get("db"):
