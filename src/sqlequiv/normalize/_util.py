@@ -494,3 +494,17 @@ def same_declared_type(x: exp.Expr, y: exp.Expr) -> bool:
     if any(t is None or t.this == exp.DataType.Type.UNKNOWN for t in known):
         return False
     return bool(known[0].sql() == known[1].sql())  # type: ignore[union-attr]
+
+
+def in_subquery(node: exp.In, clauses: frozenset[str]) -> tuple[exp.Column, exp.Select] | None:
+    """``(x, select)`` for ``x IN (select)``: ``x`` a column, ``select`` a SELECT of one
+    projection that sets no clause but ``clauses``; else None."""
+    query, x = node.args.get("query"), node.this
+    if node.expressions or truthy_args(node) - {"this", "query"} or not isinstance(x, exp.Column):
+        return None
+    if not isinstance(query, exp.Subquery) or not isinstance(query.this, exp.Select):
+        return None
+    sub = query.this
+    if truthy_args(query) != {"this"} or truthy_args(sub) - clauses or len(sub.expressions) != 1:
+        return None
+    return x, sub

@@ -25,7 +25,13 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import and_all, conjuncts, same_declared_type, truthy_args
+from sqlequiv.normalize._util import (
+    and_all,
+    conjuncts,
+    in_subquery,
+    same_declared_type,
+    truthy_args,
+)
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -57,14 +63,10 @@ def in_to_exists(expression: E) -> E:
 
 
 def _exists(node: exp.In) -> exp.Expr | None:
-    query, x = node.args.get("query"), node.this
-    if node.expressions or truthy_args(node) - {"this", "query"} or not isinstance(x, exp.Column):
+    parts = in_subquery(node, _PLAIN)
+    if parts is None:
         return None
-    if not isinstance(query, exp.Subquery) or not isinstance(query.this, exp.Select):
-        return None
-    sub = query.this
-    if truthy_args(query) != {"this"} or truthy_args(sub) - _PLAIN or len(sub.expressions) != 1:
-        return None
+    x, sub = parts
     distinct = sub.args.get("distinct")
     if distinct is not None and truthy_args(distinct):
         return None  # DISTINCT ON

@@ -29,11 +29,11 @@ from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
     from_items,
+    in_subquery,
     is_inner_join,
     is_not_null_test,
     is_simple_table,
     same_declared_type,
-    truthy_args,
 )
 from sqlequiv.normalize.drop_key_distinct import is_cte_reference, only_table
 from sqlequiv.schema.model import Schema, Table
@@ -75,15 +75,10 @@ def not_in_to_not_exists(expression: E, *, schema: Schema) -> E:
 
 
 def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
-    query = node.args.get("query")
-    x = node.this
-    if node.expressions or truthy_args(node) - {"this", "query"} or not isinstance(x, exp.Column):
+    parts = in_subquery(node, _PLAIN)
+    if parts is None:
         return None
-    if not isinstance(query, exp.Subquery) or not isinstance(query.this, exp.Select):
-        return None
-    sub = query.this
-    if truthy_args(query) != {"this"} or truthy_args(sub) - _PLAIN or len(sub.expressions) != 1:
-        return None
+    x, sub = parts
     inner = only_table(sub, schema)
     y = sub.expressions[0].unalias()
     if inner is None or not isinstance(y, exp.Column) or y.table != inner.alias_or_name:
