@@ -54,7 +54,7 @@ def drop_key_distinct(expression: E, *, schema: Schema) -> E:
             for p in select.expressions
             if isinstance(p.unalias(), exp.Column) and p.unalias().table == alias
         }
-        if any(set(key) <= projected for key in schema.table(source.name).distinct_keys):
+        if schema.table(source.name).keyed_by(projected):
             select.set("distinct", None)
     return expression
 

@@ -92,7 +92,7 @@ def _anti_join(node: exp.Except, schema: Schema) -> exp.Select | None:
     columns = [projected_column(p, a) for p in left.expressions]
     if None in columns:
         return None
-    if not any(set(key) <= set(columns) for key in schema.table(source.name).distinct_keys):
+    if not schema.table(source.name).keyed_by(columns):
         return None
     first = right.expressions[0].unalias() if right.expressions else None
     if not isinstance(first, exp.Column):

@@ -79,7 +79,7 @@ def _merged(node: exp.Intersect, schema: Schema) -> exp.Select | None:
     columns = [projected_column(p, alias) for p in left.expressions]
     if None in columns or columns != [projected_column(p, alias) for p in right.expressions]:
         return None
-    if not any(set(key) <= set(columns) for key in schema.table(source.name).distinct_keys):
+    if not schema.table(source.name).keyed_by(columns):
         return None
     conditions = [s.args["where"].this for s in (left, right) if s.args.get("where")]
     if any(varies_between_runs(c) or contains(c, exp.AggFunc, exp.Window) for c in conditions):

@@ -99,7 +99,7 @@ def total_order_over(window: exp.Window, select: exp.Select, schema: Schema) -> 
         and isinstance(key.this, exp.Column)
         and key.this.table == alias
     }
-    return any(set(key) <= keyed for key in schema.table(table.name).distinct_keys)
+    return schema.table(table.name).keyed_by(keyed)
 
 
 def _merge_one(root: exp.Expr, schema: Schema) -> bool:

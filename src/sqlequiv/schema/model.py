@@ -14,7 +14,7 @@ the DuckDB type the rest of the pipeline reasons with is derived from it
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -118,6 +118,12 @@ class Table:
         nullable = {c.name for c in self.columns if c.nullable}
         kept = tuple(key for key in self.unique if not nullable & set(key))
         return ((self.primary_key,) if self.primary_key else ()) + kept
+
+    def keyed_by(self, columns: Iterable[str | None]) -> bool:
+        """Whether ``columns`` hold every column of one of :attr:`distinct_keys`: no two
+        rows agree on all of them."""
+        held = set(columns)
+        return any(set(key) <= held for key in self.distinct_keys)
 
     def ddl(self, *, constraints: bool = True) -> str:
         """A DuckDB ``CREATE TABLE`` statement for this table.
