@@ -9,11 +9,14 @@ is unclear they say no, and the rule leaves the node alone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from sqlequiv.policy import is_volatile
+
+N = TypeVar("N", bound=exp.Expr)
 
 #: Comparison operators whose truth value is NULL as soon as one side is NULL.
 COMPARISONS: tuple[type[exp.Expr], ...] = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
@@ -417,14 +420,21 @@ def all_qualified_columns_bound(root: exp.Expr, bound: dict[int, Binding]) -> bo
 
 def own_columns(select: exp.Select, skip: exp.Expr) -> list[exp.Column]:
     """Columns of ``select``'s own scope (nested queries and ``skip`` excluded)."""
-    found: list[exp.Column] = []
+    return own_nodes(select, exp.Column, skip)
+
+
+def own_nodes(select: exp.Select, kind: type[N], skip: exp.Expr | None = None) -> list[N]:
+    """The ``kind`` nodes of ``select``'s own scope (nested queries and ``skip``
+    excluded), outermost first on each path: one inside another is not listed."""
+    found: list[N] = []
     stack: list[exp.Expr] = [c for c in select.iter_expressions() if c is not skip]
     while stack:
         node = stack.pop()
         if isinstance(node, exp.Query) or node is skip:
             continue
-        if isinstance(node, exp.Column):
+        if isinstance(node, kind):
             found.append(node)
+            continue
         stack.extend(node.iter_expressions())
     return found
 

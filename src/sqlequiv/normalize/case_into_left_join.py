@@ -44,6 +44,7 @@ from sqlequiv.normalize._util import (
     from_items,
     is_deterministic,
     is_simple_table,
+    own_nodes,
     source_alias,
     sql_text,
     truthy_args,
@@ -89,7 +90,7 @@ def _move(select: exp.Select) -> None:
     b = source_alias(last.this)
     if sum(source_alias(s) == b for s in from_items(select)) != 1:
         return
-    aggregates = _own_aggregates(select)
+    aggregates = own_nodes(select, exp.AggFunc)
     if not aggregates:
         return
     condition: exp.Expr | None = None
@@ -122,21 +123,6 @@ def _plain_left_join(join: exp.Join) -> bool:
         return False
     side, kind = (join.args.get(k) or "" for k in ("side", "kind"))
     return side.upper() == "LEFT" and kind.upper() in ("", "OUTER") and is_simple_table(join.this)
-
-
-def _own_aggregates(select: exp.Select) -> list[exp.AggFunc]:
-    """The aggregate calls of ``select``'s own scope (not of nested queries)."""
-    found: list[exp.AggFunc] = []
-    stack: list[exp.Expr] = list(select.iter_expressions())
-    while stack:
-        node = stack.pop()
-        if isinstance(node, exp.Query):
-            continue
-        if isinstance(node, exp.AggFunc):
-            found.append(node)
-            continue
-        stack.extend(node.iter_expressions())
-    return found
 
 
 def _case_of(aggregate: exp.AggFunc, b: str) -> tuple[exp.Expr, exp.Column] | None:
