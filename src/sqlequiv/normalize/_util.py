@@ -507,8 +507,9 @@ def same_declared_type(x: exp.Expr, y: exp.Expr) -> bool:
 
 
 def in_subquery(node: exp.In, clauses: frozenset[str]) -> tuple[exp.Column, exp.Select] | None:
-    """``(x, select)`` for ``x IN (select)``: ``x`` a column, ``select`` a SELECT of one
-    projection that sets no clause but ``clauses``; else None."""
+    """``(x, select)`` for ``x IN (select)``: ``x`` a qualified column, ``select`` a SELECT
+    of one projection that sets no clause but ``clauses`` and binds no source under
+    ``x``'s alias (which would capture ``x`` moved into it); else None."""
     query, x = node.args.get("query"), node.this
     if node.expressions or truthy_args(node) - {"this", "query"} or not isinstance(x, exp.Column):
         return None
@@ -516,5 +517,9 @@ def in_subquery(node: exp.In, clauses: frozenset[str]) -> tuple[exp.Column, exp.
         return None
     sub = query.this
     if truthy_args(query) != {"this"} or truthy_args(sub) - clauses or len(sub.expressions) != 1:
+        return None
+    if not x.table or any(
+        n.alias_or_name == x.table for n in sub.find_all(exp.Table, exp.Subquery)
+    ):
         return None
     return x, sub

@@ -71,13 +71,7 @@ def _exists(node: exp.In) -> exp.Expr | None:
     if distinct is not None and truthy_args(distinct):
         return None  # DISTINCT ON
     y = sub.expressions[0].unalias()
-    if not isinstance(y, exp.Column) or not x.table:
-        return None
-    if any(isinstance(n, exp.AggFunc | exp.Window) for n in y.walk()):
-        return None
-    if any(n.alias_or_name == x.table for n in sub.find_all(exp.Table, exp.Subquery)):
-        return None  # the subquery binds x's alias again
-    if not same_declared_type(x, y):
+    if not isinstance(y, exp.Column) or not same_declared_type(x, y):
         return None
     filtered = sub.copy()
     filtered.set("distinct", None)

@@ -84,10 +84,8 @@ def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
     if inner is None or not isinstance(y, exp.Column) or y.table != inner.alias_or_name:
         return None
     outer = _source_of(node, x.table, schema)
-    if outer is None or x.table == inner.alias_or_name:
+    if outer is None:
         return None
-    if any(n.alias_or_name == x.table for n in sub.find_all(exp.Table, exp.Subquery)):
-        return None  # the subquery binds x's alias again
     if not _not_null(outer, x.name) or not same_declared_type(x, y):
         return None
     inner_table = schema.table(inner.name)
