@@ -18,6 +18,9 @@ from sqlequiv.policy import is_volatile
 
 N = TypeVar("N", bound=exp.Expr)
 
+#: The arguments of a set operation that has nothing of its own (no ORDER BY or LIMIT).
+_SET_OPERATION = frozenset({"this", "expression", "distinct"})
+
 #: Comparison operators whose truth value is NULL as soon as one side is NULL.
 COMPARISONS: tuple[type[exp.Expr], ...] = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
 
@@ -523,3 +526,14 @@ def in_subquery(node: exp.In, clauses: frozenset[str]) -> tuple[exp.Column, exp.
     ):
         return None
     return x, sub
+
+
+def distinct_select_sides(node: exp.SetOperation) -> tuple[exp.Select, exp.Select] | None:
+    """The two SELECTs of ``node``, a set operation with DISTINCT semantics (not ALL) and
+    nothing of its own (no ORDER BY or LIMIT); else None."""
+    if node.args.get("distinct") is not True or truthy_args(node) - _SET_OPERATION:
+        return None
+    left, right = node.this, node.expression
+    if not (isinstance(left, exp.Select) and isinstance(right, exp.Select)):
+        return None
+    return left, right

@@ -34,6 +34,7 @@ from sqlglot import exp
 from sqlequiv.normalize._util import (
     and_all,
     contains,
+    distinct_select_sides,
     from_items,
     is_flat_inner,
     is_simple_table,
@@ -49,7 +50,6 @@ E = TypeVar("E", bound=exp.Expr)
 
 _LEFT = frozenset({"expressions", "from_", "where"})
 _RIGHT = frozenset({"expressions", "from_", "joins", "where"})
-_SET_OPERATION = frozenset({"this", "expression", "distinct"})
 
 
 def except_keyed_rows(expression: E, *, schema: Schema) -> E:
@@ -78,11 +78,10 @@ def except_keyed_rows(expression: E, *, schema: Schema) -> E:
 
 
 def _anti_join(node: exp.Except, schema: Schema) -> exp.Select | None:
-    if node.args.get("distinct") is not True or truthy_args(node) - _SET_OPERATION:
+    sides = distinct_select_sides(node)
+    if sides is None:
         return None
-    left, right = node.this, node.expression
-    if not (isinstance(left, exp.Select) and isinstance(right, exp.Select)):
-        return None
+    left, right = sides
     if truthy_args(left) - _LEFT or truthy_args(right) - _RIGHT or not is_flat_inner(right):
         return None
     source = only_table(left, schema)

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, truthy_args
+from sqlequiv.normalize._util import contains, distinct_select_sides, truthy_args
 from sqlequiv.normalize.drop_key_distinct import only_table
 from sqlequiv.policy import varies_between_runs
 from sqlequiv.schema.model import Schema
@@ -35,7 +35,6 @@ from sqlequiv.schema.model import Schema
 E = TypeVar("E", bound=exp.Expr)
 
 _SIDE = frozenset({"expressions", "from_", "where"})
-_SET_OPERATION = frozenset({"this", "expression", "distinct"})
 
 
 def intersect_same_table(expression: E, *, schema: Schema) -> E:
@@ -63,11 +62,10 @@ def intersect_same_table(expression: E, *, schema: Schema) -> E:
 
 
 def _merged(node: exp.Intersect, schema: Schema) -> exp.Select | None:
-    if node.args.get("distinct") is not True or truthy_args(node) - _SET_OPERATION:
+    sides = distinct_select_sides(node)
+    if sides is None:
         return None
-    left, right = node.this, node.expression
-    if not (isinstance(left, exp.Select) and isinstance(right, exp.Select)):
-        return None
+    left, right = sides
     if truthy_args(left) - _SIDE or truthy_args(right) - _SIDE:
         return None
     source, other = only_table(left, schema), only_table(right, schema)
