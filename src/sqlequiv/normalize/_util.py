@@ -537,3 +537,16 @@ def distinct_select_sides(node: exp.SetOperation) -> tuple[exp.Select, exp.Selec
     if not (isinstance(left, exp.Select) and isinstance(right, exp.Select)):
         return None
     return left, right
+
+
+def one_branch_case(node: exp.Expr) -> tuple[exp.Expr, exp.Expr, exp.Expr | None] | None:
+    """``(p, then, default)`` for ``CASE WHEN p THEN then [ELSE default] END`` (``default``
+    None without ELSE); None for anything else."""
+    if not isinstance(node, exp.Case) or "ifs" not in truthy_args(node):
+        return None
+    if truthy_args(node) - {"ifs", "default"} or len(node.args["ifs"]) != 1:
+        return None
+    branch = node.args["ifs"][0]
+    if not isinstance(branch, exp.If) or truthy_args(branch) != {"this", "true"}:
+        return None
+    return branch.this, branch.args["true"], node.args.get("default")

@@ -44,6 +44,7 @@ from sqlequiv.normalize._util import (
     from_items,
     is_deterministic,
     is_simple_table,
+    one_branch_case,
     own_nodes,
     source_alias,
     sql_text,
@@ -131,18 +132,13 @@ def _case_of(aggregate: exp.AggFunc, b: str) -> tuple[exp.Expr, exp.Column] | No
         return None
     if isinstance(aggregate.parent, exp.Filter | exp.Window):
         return None
-    case = aggregate.this
-    if not isinstance(case, exp.Case) or truthy_args(case) != {"ifs"}:
+    case = one_branch_case(aggregate.this)
+    if case is None or case[2] is not None:
         return None
-    if len(case.args["ifs"]) != 1:
-        return None
-    branch = case.args["ifs"][0]
-    column = branch.args.get("true")
-    if not isinstance(branch, exp.If) or truthy_args(branch) != {"this", "true"}:
-        return None
+    condition, column, _ = case
     if not isinstance(column, exp.Column) or column.table != b:
         return None
-    return branch.this, column
+    return condition, column
 
 
 def _local(condition: exp.Expr, select: exp.Select) -> bool:

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import truthy_args
+from sqlequiv.normalize._util import one_branch_case, truthy_args
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -53,16 +53,12 @@ def _count(node: exp.Sum) -> exp.Expr | None:
     # (``big_int``: as DuckDB's parser makes every COUNT, so the form reads back as itself.)
     if truthy_args(node) != {"this"} or not _grouped(node):
         return None
-    case = node.this
-    if not isinstance(case, exp.Case) or truthy_args(case) != {"ifs", "default"}:
+    case = one_branch_case(node.this)
+    if case is None:
         return None
-    if len(case.args["ifs"]) != 1:
-        return None
-    branch = case.args["ifs"][0]
-    if not isinstance(branch, exp.If) or truthy_args(branch) != {"this", "true"}:
-        return None
-    then, otherwise = _bit(branch.args["true"]), _bit(case.args["default"])
-    condition = branch.this
+    condition, then_value, default = case
+    # (Without ELSE, ``_bit(None)`` is None: a SUM of 1 or NULL is left alone.)
+    then, otherwise = _bit(then_value), _bit(default)
     if (then, otherwise) == (1, 0):
         counted = exp.Case(ifs=[exp.If(this=condition.copy(), true=exp.Literal.number(1))])
         return exp.Count(this=counted, big_int=True)
