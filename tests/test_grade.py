@@ -133,7 +133,7 @@ def test_unrefuted_pass_is_marked_and_strict_makes_it_unknown() -> None:
     assert strict.status == "unknown" and strict.passed is False
 
 
-def test_second_reference_can_match_and_first_refutation_is_kept() -> None:
+def test_second_reference_can_match_without_a_search_against_the_first() -> None:
     item = make_item(
         accepted_references=refs(
             "SELECT customer_id FROM customers WHERE plan = 'enterprise'",
@@ -143,8 +143,23 @@ def test_second_reference_can_match_and_first_refutation_is_kept() -> None:
     record = grade(item, "SELECT customer_id FROM customers WHERE plan <> 'free'", FAST)
     assert record.status == "pass" and record.matched_reference == "r2"
     first, second = record.references
-    assert first.verdict == "not_equivalent" and first.counterexample is not None
+    # The proofs are tried first: no database was searched for against r1.
+    assert first.verdict == "not_checked" and first.counterexample is None
     assert second.verdict == "equivalent"
+
+
+def test_an_unproved_first_reference_is_searched_before_a_pass_is_unrefuted() -> None:
+    item = make_item(
+        accepted_references=refs(
+            "SELECT customer_id FROM customers WHERE plan = 'enterprise'",
+            "SELECT customer_id FROM customers WHERE plan = 'pro'",
+        )
+    )
+    record = grade(item, "SELECT customer_id FROM customers WHERE plan <> 'free'", FAST)
+    assert record.status == "fail"
+    first, second = record.references
+    assert first.verdict == "not_equivalent" and first.counterexample is not None
+    assert second.verdict == "not_equivalent"
 
 
 def test_fail_needs_every_reference_refuted() -> None:

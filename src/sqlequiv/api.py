@@ -132,10 +132,11 @@ def check_guarded(
     executor: Executor | None = None,
     symbolic: SymbolicLayer | None = None,
     empty_results: tuple[ResultSet, ResultSet] | None = None,
+    stages: tuple[Stage, ...] = STAGES,
 ) -> Verdict:
     """:func:`check` for two queries the caller has already guarded (grading has), and
     whose results on the empty database it may already have: nothing is guarded or
-    executed twice. Contained like :func:`check`."""
+    executed twice. Contained like :func:`check`; ``stages`` as there."""
     timer = Timer()
     pair = Pair(
         candidate,
@@ -148,7 +149,7 @@ def check_guarded(
         empty_results=empty_results,
         deadline=Deadline.after(options.check_time_budget),
     )
-    return _contained(lambda: decide(pair), options, timer)
+    return _contained(lambda: decide(pair, stages), options, timer)
 
 
 def _pair(

@@ -39,6 +39,7 @@ from sqlequiv.grading.predicate import grade_predicate
 from sqlequiv.grading.record import Record, ReferenceOutcome
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
+from sqlequiv.pipeline import PROVING_STAGES, STAGES, Stage
 from sqlequiv.results import ResultSet
 from sqlequiv.suite.model import Fixture, Item, Reference
 
@@ -183,42 +184,36 @@ def _grade_query(
                 fixture_status[refuted.fixture] = "differ"
         else:
             to_check.append(ref)
+    proof_only = dataclasses.replace(
+        options, max_fixtures=0, floor_databases=0, time_budget=0.0, max_bound=0,
+        bounded_time_budget=0.0,
+    )  # fmt: skip
     proved: ReferenceOutcome | None = None
+    if len(to_check) > 1:
+        # A proof against any reference passes the candidate, whatever the others say
+        # (the item audit compares the references with each other): try the proofs
+        # first, so that a proof against the second reference does not wait for a full
+        # search against the first.
+        for ref in to_check:
+            outcome = _check_reference(
+                cand, cand_results, ref, item, proof_only, engine, PROVING_STAGES
+            )
+            if isinstance(outcome, dict):
+                return done("error", error=outcome)
+            if outcome.verdict == "equivalent":
+                outcomes[ref.reference.name] = proved = outcome
+                break
     effort = options
-    for ref in to_check:
-        verdict = check_guarded(
-            cand,
-            ref.query,
-            item.schema,
-            effort,
-            executor=engine,
-            empty_results=(cand_results[EMPTY.name], ref.results[EMPTY.name]),
-        )
-        if verdict.verdict == "unknown":
+    for ref in to_check if proved is None else ():
+        outcome = _check_reference(cand, cand_results, ref, item, effort, engine)
+        if isinstance(outcome, dict):
+            return done("error", error=outcome)
+        if outcome.verdict == "unknown":
             # The pass is unrefuted now; what is left to gain is a proof against another
             # reference, and a search the last one survived would not refute this one.
-            effort = dataclasses.replace(
-                options, max_fixtures=0, floor_databases=0, time_budget=0.0, max_bound=0,
-                bounded_time_budget=0.0,
-            )
-        if verdict.verdict == "error" and verdict.error is not None:
-            if verdict.error.side == "candidate":
-                e = verdict.error
-                return done("error", error=_error(e.kind, e.message, e.line, e.col))
-            outcome = ReferenceOutcome(ref.reference.name, "error", detail=verdict.error.message)
-        else:
-            ce = verdict.counterexample
-            outcome = ReferenceOutcome(
-                ref.reference.name,
-                verdict.verdict,
-                method=verdict.method,
-                cause=ce.cause if ce else None,
-                detail=ce.detail if ce else None,
-                counterexample=ce.to_dict() if ce else None,
-                evidence=verdict.evidence.to_dict(),
-            )
+            effort = proof_only
         outcomes[ref.reference.name] = outcome
-        if verdict.verdict == "equivalent":
+        if outcome.verdict == "equivalent":
             proved = outcome
             break
     ordered = tuple(
@@ -253,6 +248,42 @@ def _grade_query(
             **common,
         )
     return done("unknown", detail="a reference failed on a generated database", **common)
+
+
+def _check_reference(
+    cand: GuardedQuery,
+    cand_results: Mapping[str, ResultSet],
+    ref: RunnableReference,
+    item: Item,
+    effort: Options,
+    engine: Executor,
+    stages: tuple[Stage, ...] = STAGES,
+) -> ReferenceOutcome | dict[str, Any]:
+    """The candidate checked against one reference, or the candidate's own error record."""
+    verdict = check_guarded(
+        cand,
+        ref.query,
+        item.schema,
+        effort,
+        executor=engine,
+        empty_results=(cand_results[EMPTY.name], ref.results[EMPTY.name]),
+        stages=stages,
+    )
+    if verdict.verdict == "error" and verdict.error is not None:
+        e = verdict.error
+        if e.side == "candidate":
+            return _error(e.kind, e.message, e.line, e.col)
+        return ReferenceOutcome(ref.reference.name, "error", detail=e.message)
+    ce = verdict.counterexample
+    return ReferenceOutcome(
+        ref.reference.name,
+        verdict.verdict,
+        method=verdict.method,
+        cause=ce.cause if ce else None,
+        detail=ce.detail if ce else None,
+        counterexample=ce.to_dict() if ce else None,
+        evidence=verdict.evidence.to_dict(),
+    )
 
 
 def _refuting_fixture(
