@@ -498,3 +498,26 @@ SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
 SELECT c.name
 FROM customers c
 WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: a join to the orders is not an EXISTS of them
+# expect: not_equivalent
+# note: orders.customer_id is no key of orders: a customer with two large orders comes back twice from the join, once from EXISTS
+SELECT c.name
+FROM customers c
+JOIN orders o ON o.customer_id = c.customer_id
+WHERE o.amount > 10;
+SELECT c.name
+FROM customers c
+WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 10);
+
+# title: NOT IN guarded only on one side of an OR is not NOT EXISTS
+# expect: not_equivalent
+# note: an order of unknown amount while some amount is known: NOT IN is UNKNOWN and the OR drops the order, NOT EXISTS is true and keeps it
+SELECT o.order_id
+FROM orders o
+WHERE o.status = 'shipped'
+   OR o.amount NOT IN (SELECT f.amount FROM orders f WHERE f.amount IS NOT NULL);
+SELECT o.order_id
+FROM orders o
+WHERE o.status = 'shipped'
+   OR NOT EXISTS (SELECT 1 FROM orders f WHERE f.amount = o.amount);

@@ -373,3 +373,33 @@ SELECT c.customer_id, c.name
 FROM customers c
 WHERE c.plan = 'enterprise'
   AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: orders of enterprise customers, as a join on the customer's key and as IN
+# expect: equivalent
+# method: normalized
+# note: customer_id is customers' primary key, so an order meets at most one customer: the join keeps each order once, exactly when that customer is an enterprise one
+SELECT o.order_id, o.amount
+FROM orders o
+JOIN customers c ON c.customer_id = o.customer_id
+WHERE c.plan = 'enterprise';
+SELECT order_id, amount
+FROM orders
+WHERE customer_id IN (SELECT customer_id FROM customers WHERE plan = 'enterprise');
+
+# title: amounts no free customer paid, as a join with NOT EXISTS and as IN with NOT IN
+# expect: equivalent
+# method: normalized
+# note: the NOT IN's subquery keeps no NULL and the WHERE keeps only orders of known amount, so NOT IN is never UNKNOWN where it matters; the joins are on customers' key
+SELECT o.order_id
+FROM orders o
+JOIN customers c ON c.customer_id = o.customer_id
+WHERE c.plan = 'enterprise'
+  AND o.amount IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM orders f JOIN customers fc ON fc.customer_id = f.customer_id
+                  WHERE fc.plan = 'free' AND f.amount = o.amount);
+SELECT o.order_id
+FROM orders o
+WHERE o.customer_id IN (SELECT customer_id FROM customers WHERE plan = 'enterprise')
+  AND o.amount IS NOT NULL
+  AND o.amount NOT IN (SELECT f.amount FROM orders f JOIN customers fc ON fc.customer_id = f.customer_id
+                       WHERE fc.plan = 'free' AND f.amount IS NOT NULL);

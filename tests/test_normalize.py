@@ -590,6 +590,29 @@ POSITIVE: list[tuple[str, str, str]] = [
         "WHERE c.plan = 'x' GROUP BY c.customer_id, c.name HAVING MAX(o.order_id) IS NULL "
         "OR c.name = 'a'",
     ),
+    (
+        "join-to-a-keyed-table-vs-in",
+        "SELECT o.order_id FROM orders o JOIN customers c ON c.customer_id = o.customer_id "
+        "WHERE c.plan = 'x' AND o.amount > 1",
+        "SELECT order_id FROM orders WHERE amount > 1 AND customer_id IN "
+        "(SELECT customer_id FROM customers WHERE plan = 'x')",
+    ),
+    (
+        "grouped-join-to-a-keyed-table-vs-exists",
+        "SELECT o.customer_id, COUNT(*) FROM customers c, orders o "
+        "WHERE o.customer_id = c.customer_id AND (c.plan = 'x' OR c.name = o.placed_at::TEXT) "
+        "GROUP BY o.customer_id",
+        "SELECT o.customer_id, COUNT(*) FROM orders o WHERE EXISTS (SELECT 1 FROM customers c "
+        "WHERE c.customer_id = o.customer_id AND (c.plan = 'x' OR c.name = o.placed_at::TEXT)) "
+        "GROUP BY o.customer_id",
+    ),
+    (
+        "not-in-guarded-by-the-where-vs-not-exists",
+        "SELECT o.order_id FROM orders o WHERE o.amount IS NOT NULL AND o.amount NOT IN "
+        "(SELECT p.amount FROM orders p WHERE p.amount IS NOT NULL AND p.order_id > 1)",
+        "SELECT o.order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM orders p "
+        "WHERE p.order_id > 1 AND p.amount = o.amount) AND o.amount IS NOT NULL",
+    ),
 ]
 
 # --------------------------------------------------------------------------
@@ -959,6 +982,34 @@ NEGATIVE: list[tuple[str, str, str]] = [
         "WHERE d.rn <= 2",
         "SELECT ROW_NUMBER() OVER (ORDER BY plan) FROM customers "
         "QUALIFY ROW_NUMBER() OVER (ORDER BY plan) <= 2",
+    ),
+    (
+        "join-on-a-column-that-is-no-key-vs-exists",
+        "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id "
+        "WHERE o.amount > 1",
+        "SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o "
+        "WHERE o.customer_id = c.customer_id AND o.amount > 1)",
+    ),
+    (
+        "join-to-a-keyed-table-on-another-column-vs-exists",
+        "SELECT o.order_id FROM orders o JOIN customers c ON c.name = o.placed_at::TEXT "
+        "WHERE c.plan = 'x'",
+        "SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c "
+        "WHERE c.name = o.placed_at::TEXT AND c.plan = 'x')",
+    ),
+    (
+        "not-in-guarded-under-or-vs-not-exists",
+        "SELECT o.order_id FROM orders o WHERE o.amount IS NOT NULL OR o.amount NOT IN "
+        "(SELECT p.amount FROM orders p WHERE p.amount IS NOT NULL)",
+        "SELECT o.order_id FROM orders o WHERE o.amount IS NOT NULL OR NOT EXISTS "
+        "(SELECT 1 FROM orders p WHERE p.amount = o.amount)",
+    ),
+    (
+        "not-in-guarded-on-another-column-vs-not-exists",
+        "SELECT o.order_id FROM orders o WHERE o.customer_id IS NOT NULL AND o.amount NOT IN "
+        "(SELECT p.amount FROM orders p WHERE p.amount IS NOT NULL)",
+        "SELECT o.order_id FROM orders o WHERE o.customer_id IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM orders p WHERE p.amount = o.amount)",
     ),
 ]
 

@@ -75,6 +75,7 @@ from sqlequiv.normalize.having_to_where import having_to_where
 from sqlequiv.normalize.in_to_exists import in_to_exists
 from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
+from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.merge_ranked_tables import merge_ranked_tables
 from sqlequiv.normalize.normalize_in import normalize_in
@@ -129,6 +130,7 @@ RULES: tuple[Rule, ...] = (
     drop_key_distinct,
     drop_key_count_distinct,
     quantified_comparisons,
+    key_join_to_exists,
     not_in_to_not_exists,
     in_to_exists,
     strip_parens,

@@ -12,7 +12,9 @@ only by inner joins (an outer join pads a row with NULLs whatever the column say
 and every ``y`` is non-NULL (a NOT NULL or primary key column, or the subquery keeps
 only ``y IS NOT NULL``), it is never UNKNOWN: it is TRUE exactly when no row of the
 subquery has ``y = x``, which is ``NOT EXISTS`` of the subquery filtered by ``y = x``
-(a ``y IS NOT NULL`` conjunct is then implied and dropped). Both sides are two-valued,
+(a ``y IS NOT NULL`` conjunct is then implied and dropped). Where ``x`` may be NULL but
+the NOT IN is a top-level conjunct of a WHERE that also keeps only ``x IS NOT NULL``,
+the two differ only on rows that WHERE drops anyway, outer join or not. Both sides are two-valued,
 so the rewrite holds in any context. Only a plain single-table subquery (no join,
 DISTINCT, GROUP BY, HAVING, ORDER BY or LIMIT) of one bare column is rewritten, when
 ``x`` and ``y`` have the same declared type (SQLite's IN and ``=`` may convert
@@ -21,6 +23,7 @@ differently across types) and the subquery does not bind ``x``'s alias again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from sqlglot import exp
@@ -66,7 +69,7 @@ def not_in_to_not_exists(expression: E, *, schema: Schema) -> E:
             negation = negation.parent
         if not isinstance(negation, exp.Not):
             continue
-        rewritten = _not_exists(node, schema)
+        rewritten = _not_exists(node, schema, _where_tests_not_null(negation))
         if rewritten is not None:
             if negation is expression:
                 return rewritten  # type: ignore[return-value]
@@ -74,7 +77,9 @@ def not_in_to_not_exists(expression: E, *, schema: Schema) -> E:
     return expression
 
 
-def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
+def _not_exists(
+    node: exp.In, schema: Schema, tested: Callable[[exp.Column], bool]
+) -> exp.Expr | None:
     parts = in_subquery(node, _PLAIN)
     if parts is None:
         return None
@@ -83,11 +88,12 @@ def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
     y = sub.expressions[0].unalias()
     if inner is None or not isinstance(y, exp.Column) or y.table != inner.alias_or_name:
         return None
-    outer = _source_of(node, x.table, schema)
-    if outer is None:
+    if not same_declared_type(x, y):
         return None
-    if not _not_null(outer, x.name) or not same_declared_type(x, y):
-        return None
+    if not tested(x):
+        outer = _source_of(node, x.table, schema)
+        if outer is None or not _not_null(outer, x.name):
+            return None
     inner_table = schema.table(inner.name)
     rest = conjuncts(sub.args["where"].this) if sub.args.get("where") else []
     guard = [c for c in rest if is_not_null_test(c, y)]
@@ -100,6 +106,19 @@ def _not_exists(node: exp.In, schema: Schema) -> exp.Expr | None:
     matched = exp.EQ(this=x.copy(), expression=y.copy())
     filtered.set("where", exp.Where(this=and_all([*kept, matched])))
     return exp.Not(this=exp.Exists(this=filtered))
+
+
+def _where_tests_not_null(negation: exp.Expr) -> Callable[[exp.Column], bool]:
+    """Whether a column is tested ``IS NOT NULL`` by another top-level conjunct of the
+    WHERE whose top-level conjunct ``negation`` is (never, when it is not one)."""
+    node = negation
+    while isinstance(node.parent, exp.And | exp.Paren):
+        node = node.parent
+    where = node.parent
+    if not isinstance(where, exp.Where) or where.this is not node:
+        return lambda column: False
+    others = [c for c in conjuncts(where.this) if c is not negation]
+    return lambda column: any(is_not_null_test(c, column) for c in others)
 
 
 def _source_of(node: exp.Expr, alias: str, schema: Schema) -> Table | None:
