@@ -1129,6 +1129,21 @@ def test_unused_cte_is_dropped() -> None:
     )
 
 
+def test_a_join_on_a_key_under_a_collation_stays_a_join() -> None:
+    # SQLite's = takes one operand's collation: a key unique under BINARY ('A', 'a')
+    # meets one NOCASE value twice, so the join is no semi-join.
+    text = _t("VARCHAR")
+    keyed = Table("k", (Column("name", text, collation="NOCASE"),), primary_key=("name",))
+    other = Table("r", (Column("name", text),))
+    schema = Schema((keyed, other))
+    sql = "SELECT r.name FROM r AS r, k AS k WHERE k.name = r.name"
+    ast = qualify_query(sqlglot.parse_one(sql), schema, "duckdb")
+    assert "EXISTS" not in canonical_sql(ast, schema)
+    plain = Schema((Table("k", (Column("name", text),), primary_key=("name",)), other))
+    ast = qualify_query(sqlglot.parse_one(sql), plain, "duckdb")
+    assert "EXISTS" in canonical_sql(ast, plain)
+
+
 def test_volatile_duplicates_are_kept() -> None:
     form = canon("SELECT name FROM customers WHERE random() > 0.5 AND random() > 0.5")
     assert form.count("RANDOM()") == 2

@@ -10,8 +10,10 @@ columns. Each rule is a module of its own whose docstring says why it is
 sound; when a rule is unsure it leaves the tree alone, and the pair simply
 goes on to the later stages. "Every database" means every database that
 satisfies the schema's declared constraints: only ``drop_key_distinct``,
-``drop_key_count_distinct`` and ``intersect_same_table`` rely on them (on primary
-and unique keys), and ``not_in_to_not_exists`` (on NOT NULL).
+``drop_key_count_distinct``, ``intersect_same_table``, ``except_keyed_rows``,
+``key_join_to_exists``, ``merge_ranked_tables`` and ``top_rows_limit`` rely on them
+(on primary and unique keys), and ``not_in_to_not_exists`` and ``count_distinct_rows``
+(on NOT NULL).
 
 The rules run in order, in three phases. Structural rules first (inline
 CTEs, flatten inner joins, merge derived tables, expand BETWEEN, push NOT,
