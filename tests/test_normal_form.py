@@ -321,8 +321,9 @@ def test_proved(name: str) -> None:
 
 
 #: Rewrites of PROVED that the normalizer has since made part of the canonical form
-#: (``not_in_to_not_exists``): equal canonical forms prove them before the prover runs.
-CANONICAL = {"NOT IN over NOT NULL columns is NOT EXISTS"}
+#: (``not_in_to_not_exists``, ``key_join_to_exists``): equal canonical forms prove them
+#: before the prover runs.
+CANONICAL = {"NOT IN over NOT NULL columns is NOT EXISTS", "IN over a key is a join"}
 
 
 @pytest.mark.parametrize("name", list(REFUTED))
