@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
 from sqlglot import exp
 
 from sqlequiv.schema.model import Column, ForeignKey, Schema, Table
@@ -12,6 +13,16 @@ from sqlequiv.schema.model import Column, ForeignKey, Schema, Table
 # check() turns an unexpected exception into an "internal_error" verdict; under test it
 # must raise instead, so that no test (the fuzz tests above all) passes over a bug.
 os.environ.setdefault("SQLEQUIV_STRICT", "1")
+
+# Every Hypothesis test of this suite runs under one of these profiles (a test's own
+# @settings still overrides what it names). Neither keeps an example database: a saved
+# failing example would replay on every later run of that checkout, so one unlucky draw
+# would turn a machine red for good, and the run would leave a .hypothesis folder in the
+# working tree. Under CI the draws are derandomized too, so that a red CI run reproduces
+# anywhere, any day (`CI=true python -m pytest` replays it).
+settings.register_profile("sqlequiv-tests", database=None)
+settings.register_profile("sqlequiv-tests-ci", database=None, derandomize=True, print_blob=True)
+settings.load_profile("sqlequiv-tests-ci" if os.environ.get("CI") else "sqlequiv-tests")
 
 
 def _t(name: str) -> exp.DataType:
