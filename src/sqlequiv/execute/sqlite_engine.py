@@ -78,6 +78,8 @@ class SQLiteExecutor(WrittenOnActivate):
 
     #: The dialect of the SQL this executor runs.
     dialect = "sqlite"
+    #: Which engine runs the queries (a verdict's ``executed["server"]``).
+    server = f"SQLite {sqlite3.sqlite_version}"
 
     def __init__(self, *, timeout: float = 2.0) -> None:
         self.timeout = timeout

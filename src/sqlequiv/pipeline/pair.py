@@ -93,6 +93,14 @@ class Pair:
         proof or a refutation is about."""
         return self.candidate.engine
 
+    @property
+    def server(self) -> str | None:
+        """Which engine (and, for PostgreSQL, which server binaries) ran the queries;
+        None when no query ran (a parse error, two identical texts)."""
+        # Only an engine already made: a verdict must not start a server to name it.
+        engine = self.executor or self.__dict__.get("engine")
+        return getattr(engine, "server", None)
+
     @cached_property
     def engine(self) -> Executor:
         return self.executor or shared_executor(
@@ -188,6 +196,7 @@ class Pair:
             timings=self.timer.timings,
             executed={
                 "engine": self.engine_name,
+                "server": self.server,
                 "candidate": self.candidate.executed_sql,
                 "reference": self.reference.executed_sql,
             },
