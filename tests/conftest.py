@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 from sqlglot import exp
 
 from sqlequiv.schema.model import Column, ForeignKey, Schema, Table
@@ -20,6 +24,14 @@ os.environ.setdefault("SQLEQUIV_STRICT", "1")
 # would turn a machine red for good, and the run would leave a .hypothesis folder in the
 # working tree. Under CI the draws are derandomized too, so that a red CI run reproduces
 # anywhere, any day (`CI=true python -m pytest` replays it).
+#
+# Hypothesis also caches the constants it reads from local modules' source under
+# ./.hypothesis/constants (6.131+), whatever the profile: its home is a temporary
+# directory instead, for this process and the ones it starts, removed at exit.
+_HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="sqlequiv-tests-hypothesis-")
+atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
+os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_HOME
+set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 settings.register_profile("sqlequiv-tests", database=None)
 settings.register_profile("sqlequiv-tests-ci", database=None, derandomize=True, print_blob=True)
 settings.load_profile("sqlequiv-tests-ci" if os.environ.get("CI") else "sqlequiv-tests")
