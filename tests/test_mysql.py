@@ -130,6 +130,37 @@ def test_undetermined_columns_are_refused(sql: str, column: str) -> None:
     assert f'"{column}"' in err.message and "ONLY_FULL_GROUP_BY" in err.message
 
 
+def test_without_only_full_group_by_a_bare_column_is_any_rows_value() -> None:
+    """A server whose SQL mode lacks ONLY_FULL_GROUP_BY (LeetCode's) returns a bare
+    column from an arbitrary row of the group: FIRST on DuckDB, and a refutation must
+    hold whichever row that is; a determined column is still MIN, an exact rewrite."""
+    bare = "SELECT e.name, MAX(e.salary) FROM employee e GROUP BY e.departmentid"
+    assert "FIRST(e.name)" in translated(bare, only_full_group_by=False)
+    assert "MIN(" in translated(
+        "SELECT e.name, COUNT(*) FROM employee e GROUP BY e.id", only_full_group_by=False
+    )
+    ddl = "CREATE TABLE EMPLOYEE (ID INT PRIMARY KEY, NAME VARCHAR(20), SALARY INT, DEPT INT)"
+    loose = Options(mysql_only_full_group_by=False)
+    cand = "SELECT name, MAX(salary) FROM employee GROUP BY dept"
+    default = check(cand, "SELECT MIN(name), MAX(salary) FROM employee GROUP BY dept", ddl, "mysql")
+    assert default.error is not None and default.error.kind == "only_full_group_by"
+    # MIN(name) is one of the names the server may return: never refuted.
+    same_choice = check(
+        cand, "SELECT MIN(name), MAX(salary) FROM employee GROUP BY dept", ddl, "mysql", loose
+    )
+    assert same_choice.verdict == "unknown", same_choice.counterexample
+    # Two departments against one group: refuted, whichever names the server picks.
+    other = check(cand, "SELECT MIN(name), MAX(salary) FROM employee", ddl, "mysql", loose)
+    assert other.verdict == "not_equivalent"
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    add_check_options(parser)
+    args = parser.parse_args(["--no-mysql-only-full-group-by"])
+    assert options_from(args).mysql_only_full_group_by is False
+    assert options_from(parser.parse_args([])).mysql_only_full_group_by is True
+
+
 # -- implicit casts ---------------------------------------------------------------
 
 

@@ -188,6 +188,7 @@ def _pair(
                 max_length=options.max_query_length,
                 max_nodes=options.max_query_nodes,
                 lower_case_table_names=options.mysql_lower_case_table_names,
+                only_full_group_by=options.mysql_only_full_group_by,
             )
             for sql, side in sides
         )

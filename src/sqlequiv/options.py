@@ -78,6 +78,11 @@ class Options:
     #: ``person`` for ``PERSON`` is a server setting, not a wrong answer. Column names
     #: and aliases are case-insensitive in MySQL under every setting.
     mysql_lower_case_table_names: int = 1
+    #: For queries in the ``mysql`` dialect: whether the server's SQL mode has
+    #: ONLY_FULL_GROUP_BY (MySQL's default since 5.7.5). Without it, a column neither
+    #: grouped nor determined by the grouped ones is MySQL's choice of a row of the group,
+    #: not an ``only_full_group_by`` error: a refutation must hold whichever row it is.
+    mysql_only_full_group_by: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):

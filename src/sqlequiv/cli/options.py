@@ -90,6 +90,13 @@ def add_check_options(p: argparse.ArgumentParser, *, timeout_flag: str = "--time
         help="MySQL's lower_case_table_names: 0 table names case-sensitive (Linux), "
         "1/2 case-insensitive (default 1)",
     )
+    p.add_argument(
+        "--no-mysql-only-full-group-by",
+        action="store_true",
+        default=None,
+        help="the MySQL server's SQL mode lacks ONLY_FULL_GROUP_BY: a bare column is "
+        "any row's value (a refutation must hold for each), not an error",
+    )
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:
@@ -148,6 +155,7 @@ _OPTION_FLAGS: dict[str, tuple[str, bool]] = {
     "keep_column_order": ("ignore_column_order", True),
     "ignore_order": ("check_order", True),
     "no_symbolic": ("symbolic", True),
+    "no_mysql_only_full_group_by": ("mysql_only_full_group_by", True),
     **{
         name: (name, False)
         for name in (

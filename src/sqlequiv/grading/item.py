@@ -138,6 +138,7 @@ def grade(
             max_length=options.max_query_length,
             max_nodes=options.max_query_nodes,
             lower_case_table_names=options.mysql_lower_case_table_names,
+            only_full_group_by=options.mysql_only_full_group_by,
         )
     except SqlequivError as err:
         return done("error", error=_error(err.kind, err.message, err.line, err.col))

@@ -30,7 +30,7 @@ from sqlglot.errors import ErrorLevel, OptimizeError, SqlglotError
 
 from sqlequiv.errors import InvalidOption, QueryError, Side
 from sqlequiv.guard.mysql import is_mysql, mysql_group_names, mysql_identifiers
-from sqlequiv.guard.mysql_group_by import only_full_group_by
+from sqlequiv.guard.mysql_group_by import only_full_group_by as full_group_by
 from sqlequiv.guard.names import (
     NameChecks,
     _name_single_column_functions,
@@ -143,6 +143,7 @@ def guard_query(
     engine: str | None = None,
     max_nodes: int | None = None,
     lower_case_table_names: int = 1,
+    only_full_group_by: bool = True,
 ) -> GuardedQuery:
     """Parse ``sql`` and check that it is one read-only query over ``schema``.
 
@@ -171,6 +172,10 @@ def guard_query(
         lower_case_table_names: For the ``mysql`` dialect, MySQL's setting of that
             name: 0 compares table names and aliases case-sensitively (against the
             DDL's spelling), 1 and 2 case-insensitively (see :mod:`sqlequiv.guard.mysql`).
+        only_full_group_by: For the ``mysql`` dialect, whether the server's SQL mode
+            has ONLY_FULL_GROUP_BY (its default): if not, a column neither grouped nor
+            determined by the grouped ones is a value of an arbitrary row of the group
+            (see :mod:`sqlequiv.guard.mysql_group_by`), not an error.
 
     Returns:
         The parsed, qualified and translated query.
@@ -204,7 +209,10 @@ def guard_query(
     engine = engine or engine_for(dialect)
     if engine not in ENGINES:
         raise InvalidOption(f"engine={engine!r} must be one of {', '.join(ENGINES)}")
-    key = (sql, id(schema), dialect, engine, max_length, max_nodes, lower_case_table_names)
+    key = (
+        sql, id(schema), dialect, engine, max_length, max_nodes, lower_case_table_names,
+        only_full_group_by,
+    )  # fmt: skip
     known = _GUARDED.get(key, schema)
     if known is not None:
         # No stage modifies a guarded tree (each copies before it rewrites, which the
@@ -224,6 +232,7 @@ def guard_query(
             engine=engine,
             max_nodes=max_nodes or MAX_NODES,
             lower_case_table_names=lower_case_table_names,
+            only_full_group_by=only_full_group_by,
         )
     except QueryError:
         raise
@@ -264,6 +273,7 @@ def _guard(
     engine: str,
     max_nodes: int,
     lower_case_table_names: int = 1,
+    only_full_group_by: bool = True,
 ) -> GuardedQuery:
     try:
         sqlglot.Dialect.get_or_raise(dialect)
@@ -307,7 +317,9 @@ def _guard(
         qualified = annotate_query(root.copy(), dialect)
         fully_qualified = False
     if mysql and fully_qualified:
-        qualified = only_full_group_by(qualified, schema, error=source.error)
+        qualified = full_group_by(
+            qualified, schema, error=source.error, strict=only_full_group_by
+        )
     source.check_translated(qualified)
 
     duckdb_sql: str | None = None  # another engine runs the query: rendered when asked for

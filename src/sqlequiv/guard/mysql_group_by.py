@@ -29,6 +29,13 @@ later stage (the normalizer, the prover, the DuckDB text) reads.
 
 The same rule holds for a query with aggregates and no GROUP BY (one group):
 a non-aggregated column is accepted only when determined (by ``= constant``).
+
+Without ONLY_FULL_GROUP_BY in the server's SQL mode (``strict=False``; many servers,
+LeetCode's among them, run so), MySQL accepts such a column and returns its value in
+an arbitrary row of the group ("the server is free to choose any value from each
+group"). It is rewritten to DuckDB's ``FIRST(col)``, the value of the first row read,
+NULL included: which row that is, is the engine's choice, and a difference counts only
+if it holds in every order of the rows (:mod:`sqlequiv.search.choices`).
 """
 
 from __future__ import annotations
@@ -46,8 +53,12 @@ Key = tuple[str, str]  # (table alias, column name)
 ErrorAt = Callable[[str, str, exp.Expr], QueryError]
 
 
-def only_full_group_by(tree: exp.Expression, schema: Schema, *, error: ErrorAt) -> exp.Expression:
+def only_full_group_by(
+    tree: exp.Expression, schema: Schema, *, error: ErrorAt, strict: bool = True
+) -> exp.Expression:
     """Refuse what ONLY_FULL_GROUP_BY refuses; wrap determined columns in MIN; in place.
+    Without ``strict`` (the SQL mode without ONLY_FULL_GROUP_BY), wrap the columns it
+    would refuse in FIRST instead.
 
     ``tree`` is qualified (every column carries its table alias).
 
@@ -66,13 +77,15 @@ def only_full_group_by(tree: exp.Expression, schema: Schema, *, error: ErrorAt) 
         ... except QueryError as e:
         ...     print(e.kind)
         only_full_group_by
+        >>> only_full_group_by(q, s, error=err, strict=False).sql()
+        'SELECT FIRST(e.name), COUNT(*) FROM e AS e GROUP BY e.d'
     """
     for select in list(tree.find_all(exp.Select)):
-        _check_select(select, schema, error)
+        _check_select(select, schema, error, strict)
     return tree
 
 
-def _check_select(select: exp.Select, schema: Schema, error: ErrorAt) -> None:
+def _check_select(select: exp.Select, schema: Schema, error: ErrorAt, strict: bool) -> None:
     group = select.args.get("group")
     keys = list(group.expressions) if isinstance(group, exp.Group) else []
     if isinstance(group, exp.Group) and (
@@ -85,7 +98,7 @@ def _check_select(select: exp.Select, schema: Schema, error: ErrorAt) -> None:
     sources = _sources(select, schema)
     determined = _determined(select, keys, sources)
     for clause, part in parts:
-        _visit(part, keys, sources, determined, clause, error)
+        _visit(part, keys, sources, determined, clause, error, strict)
 
 
 def _checked_parts(select: exp.Select) -> list[tuple[str, exp.Expr]]:
@@ -233,6 +246,7 @@ def _visit(
     determined: set[Key],
     clause: str,
     error: ErrorAt,
+    strict: bool,
 ) -> None:
     if any(node == key for key in keys):
         return
@@ -244,7 +258,8 @@ def _visit(
         key = _key(node)
         if key is None or key[0] not in sources:
             return  # an output alias (ORDER BY), or a column of an outer query
-        if key not in determined:
+        arbitrary = key not in determined
+        if arbitrary and strict:
             raise error(
                 "only_full_group_by",
                 f"MySQL refuses this query (ONLY_FULL_GROUP_BY, in its default SQL mode since "
@@ -254,9 +269,11 @@ def _visit(
                 f"a grouped column); aggregate it, wrap it in ANY_VALUE(), or group by it",
                 node,
             )
-        wrapped = exp.Min(this=node.copy())
+        # MIN of a determined column is its one value; FIRST of another is the value
+        # of the row the engine reads first, as MySQL's choice of "any value".
+        wrapped: exp.Expr = exp.First(this=node.copy()) if arbitrary else exp.Min(this=node.copy())
         wrapped.type = node.type.copy() if node.type is not None else None
         node.replace(wrapped)
         return
     for child in list(node.iter_expressions()):
-        _visit(child, keys, sources, determined, clause, error)
+        _visit(child, keys, sources, determined, clause, error, strict)
