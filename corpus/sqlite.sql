@@ -132,3 +132,26 @@ SELECT m.maker FROM car_makers m WHERE NOT EXISTS (SELECT * FROM cars_data c WHE
 # note: near miss: the sides of the IN are of two classes, so no proof is attempted; '0100' is not 100 as text but is after the cast
 SELECT maker FROM car_makers WHERE country IN (SELECT weight FROM cars_data);
 SELECT m.maker FROM car_makers m WHERE EXISTS (SELECT * FROM cars_data c WHERE c.weight = CAST(m.country AS INTEGER));
+
+# title: makers in France against makers in 'france', across a TEXT to INTEGER join
+# schema: spider_mixed
+# expect: not_equivalent
+# cause: same_keys_different_values
+# note: Spider's car_1 joins car_makers.country TEXT to countries.countryid INTEGER: country 1 'France' and a maker of country '1' meet ('1' = 1 on SQLite), 1 against 0
+SELECT COUNT(*) FROM car_makers m JOIN countries c ON m.country = c.countryid WHERE c.countryname = 'France';
+SELECT COUNT(*) FROM car_makers m JOIN countries c ON m.country = c.countryid WHERE c.countryname = 'france';
+
+# title: visitors who bought more than 3 tickets against 3 or more, across a TEXT to INTEGER join
+# schema: spider_mixed
+# expect: not_equivalent
+# note: visitor 1 and a visit by '1' of 3 tickets: only numeric-looking text meets the INTEGER id
+SELECT DISTINCT v.name FROM visitor v JOIN visit t ON t.visitor_id = v.id WHERE t.num_of_ticket > 3;
+SELECT DISTINCT v.name FROM visitor v JOIN visit t ON t.visitor_id = v.id WHERE t.num_of_ticket >= 3;
+
+# title: the makers of each country, the TEXT to INTEGER join written from either side
+# schema: spider_mixed
+# expect: equivalent
+# method: normalized
+# note: the same inner join with its sides and its equality swapped: '1' = 1 either way round
+SELECT m.maker, c.countryname FROM car_makers m JOIN countries c ON m.country = c.countryid;
+SELECT m.maker, c.countryname FROM countries c JOIN car_makers m ON c.countryid = m.country;

@@ -172,3 +172,23 @@ def test_check_never_refutes_through_an_order_and_still_refutes_beyond_one(diale
     refuted = check(*far, PATIENTS, dialect=dialect)
     assert refuted.verdict == "not_equivalent"
     assert refuted.counterexample is not None
+
+
+def test_a_bare_column_the_grouped_key_determines_is_no_choice() -> None:
+    """GROUP BY a table's key gives each group one row of that table: its other columns
+    have one value (SQLite and MySQL accept them, and no order changes them). Through the
+    padded side of a LEFT JOIN, or grouped by a non-key, the column is still a choice."""
+    schema = load_schema(
+        "CREATE TABLE m (id INT PRIMARY KEY, name TEXT);"
+        "CREATE TABLE o (oid INT PRIMARY KEY, mid INT)"
+    )
+    joined = "FROM m AS m JOIN o AS o ON o.mid = m.id"
+
+    def listed(sql: str) -> list[str]:
+        return arbitrary_choices(sqlglot.parse_one(sql), "sqlite", schema)
+
+    assert listed(f"SELECT m.name, COUNT(*) {joined} GROUP BY m.id") == []
+    assert listed("SELECT m.name, COUNT(*) FROM o AS o LEFT JOIN m AS m ON o.mid = m.id "
+                  "GROUP BY m.id")  # fmt: skip
+    assert listed(f"SELECT m.id, COUNT(*) {joined} GROUP BY m.name")
+    assert listed(f"SELECT o.mid, COUNT(*) {joined} GROUP BY m.id")

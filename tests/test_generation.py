@@ -229,3 +229,26 @@ def test_a_batching_shrinker_drops_every_removable_row_at_once() -> None:
     )  # fmt: skip
     assert sorted(r[1] for r in small.rows("t")) == [7, 9]
     assert len(batches) <= 4, batches
+
+
+def test_a_text_column_joined_to_a_number_draws_numbers_spelled_as_text() -> None:
+    """Spider joins car_makers.country TEXT to countries.countryid INTEGER with no foreign
+    key: only numeric-looking text meets a number ('1' = 1 on SQLite), so the TEXT pool
+    holds the INTEGER pool's values spelled; a TEXT column compared with no number does
+    not (issue 40: six real pairs left unknown, every join empty)."""
+    schema = load_schema(
+        "CREATE TABLE countries (countryid INTEGER PRIMARY KEY, countryname TEXT);"
+        "CREATE TABLE car_makers (id INTEGER PRIMARY KEY, maker TEXT, country TEXT);",
+        "sqlite",
+    )
+    query = parse_one(
+        "SELECT m.maker FROM car_makers AS m JOIN countries AS c ON m.country = c.countryid",
+        read="sqlite",
+    )
+    domains = build_domains(schema, harvest([query]), 3, numeric_text=True)
+    spelled = {str(v) for v in domains.of("countries", "countryid").values}
+    country = set(domains.of("car_makers", "country").values)
+    assert spelled <= country and "1" in country
+    assert set(domains.of("car_makers", "country").interesting) & spelled
+    # maker is compared with nothing: its pool keeps to words.
+    assert not {str(v) for v in range(10)} & set(domains.of("car_makers", "maker").values)

@@ -281,3 +281,25 @@ def test_a_proof_spends_one_floating_point_call_of_work_at_most() -> None:
     assert units_spent() - before < 100  # not run again
     i = z3.Int("i")
     assert not prover.satisfiable(scope, z3.And(i > 1, i < 1))
+
+
+def test_a_column_its_table_lacks_is_unsupported_not_a_key_error() -> None:
+    """A block whose column is qualified by a table source that has no such column (a
+    derived table's renamed output, ``n_name0``, read through a source that stands for
+    the base table) is outside what the prover reads: Unsupported, as the stages expect,
+    never the schema's KeyError (issue 40: ``internal_error: KeyError: 'n_name0'`` on
+    optimizer rewrites of TPC-H and DSB queries)."""
+    import sqlglot
+
+    from sqlequiv.symbolic.blocks import read_query
+    from sqlequiv.symbolic.prove import Prover
+    from sqlequiv.symbolic.scope import Scope
+    from sqlequiv.symbolic.terms import Unsupported
+
+    schema = load_schema("CREATE TABLE nation (n_nationkey INT PRIMARY KEY, n_name TEXT)")
+    block = read_query(sqlglot.parse_one(
+        "SELECT n.n_name FROM nation AS n WHERE n.n_name0 = 'FRANCE' OR n.n_nationkey = 1"
+    ))  # fmt: skip
+    scope = Scope(schema, Prover(schema), {"c": block})
+    with pytest.raises(Unsupported, match="n_name0 of n, which its table nation lacks"):
+        scope.predicate("c", block.where)

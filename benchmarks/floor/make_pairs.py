@@ -1015,6 +1015,54 @@ PAIRS: list[tuple[str, str, str, str, str, str, str, str]] = [
      "SELECT category, COUNT(*) FROM products GROUP BY category",
      "WITH p AS (SELECT category FROM products) SELECT category, COUNT(*) FROM p GROUP BY category",
      "CTE inlined"),
+    # ------------------------------------------------------------------ mixed join types
+    # Spider's car_1 and museum_visit as declared: TEXT joined to INTEGER, no FOREIGN KEY.
+    # On SQLite the join meets only numeric-looking text ('1' = 1); issue 40's recall case.
+    ("s", "mixed", "case", NE, "How many car makers are there in France?",
+     "SELECT COUNT(*) FROM car_makers m JOIN countries c ON m.country = c.countryid "
+     "WHERE c.countryname = 'France'",
+     "SELECT COUNT(*) FROM car_makers m JOIN countries c ON m.country = c.countryid "
+     "WHERE c.countryname = 'france'",
+     "country 1 'France' and a maker of country '1': 1 against 0"),
+    ("s", "mixed", "join", NE, "List the makers of each country with the country's name.",
+     "SELECT m.maker, c.countryname FROM car_makers m JOIN countries c ON m.country = c.countryid",
+     "SELECT m.maker, c.countryname FROM car_makers m LEFT JOIN countries c ON m.country = c.countryid",
+     "a maker of country '7' with no country 7: absent from the gold, (maker, NULL) in the prediction"),
+    ("s", "mixed", "aggregate", NE, "How many makers does each country have?",
+     "SELECT c.countryname, COUNT(*) FROM countries c JOIN car_makers m ON m.country = c.countryid "
+     "GROUP BY c.countryid",
+     "SELECT c.countryname, COUNT(*) FROM countries c JOIN car_makers m ON m.country = c.countryid "
+     "GROUP BY c.countryname",
+     "countries 1 and 2 both named 'x', one maker each ('1', '2'): two rows ('x', 1) against one ('x', 2)"),
+    ("s", "mixed", "filter", NE, "Which countries have more than one car maker?",
+     "SELECT c.countryname FROM countries c JOIN car_makers m ON m.country = c.countryid "
+     "GROUP BY c.countryid HAVING COUNT(*) > 1",
+     "SELECT c.countryname FROM countries c JOIN car_makers m ON m.country = c.countryid "
+     "GROUP BY c.countryid HAVING COUNT(*) >= 1",
+     "country 1 with one maker of country '1': absent from the gold"),
+    ("s", "mixed", "join", NE, "What are the names of the visitors who bought more than 3 tickets?",
+     "SELECT DISTINCT v.name FROM visitor v JOIN visit t ON t.visitor_id = v.id WHERE t.num_of_ticket > 3",
+     "SELECT DISTINCT v.name FROM visitor v JOIN visit t ON t.visitor_id = v.id WHERE t.num_of_ticket >= 3",
+     "visitor 1 and a visit by '1' of 3 tickets"),
+    ("s", "mixed", "aggregate", NE, "How much did each member of level 1 spend in total?",
+     "SELECT v.name, SUM(t.total_spent) FROM visitor v JOIN visit t ON t.visitor_id = v.id "
+     "WHERE v.level_of_membership = 1 GROUP BY v.id",
+     "SELECT v.name, SUM(t.total_spent) FROM visitor v JOIN visit t ON t.visitor_id = v.id "
+     "WHERE v.level_of_membership = 1 GROUP BY v.name",
+     "visitors 1 and 2 of level 1 both named 'x', a visit each ('1', '2'): two rows against one"),
+    ("s", "mixed", "subquery", NE, "Which visitors have never visited a museum?",
+     "SELECT name FROM visitor WHERE id NOT IN (SELECT visitor_id FROM visit)",
+     "SELECT name FROM visitor WHERE id IN (SELECT visitor_id FROM visit)",
+     "visitor 1 and a visit by '1': in the prediction, not in the gold"),
+    ("s", "mixed", "join", EQ, "List the makers of each country with the country's name.",
+     "SELECT m.maker, c.countryname FROM car_makers m JOIN countries c ON m.country = c.countryid",
+     "SELECT m.maker, c.countryname FROM countries c JOIN car_makers m ON c.countryid = m.country",
+     "the same inner join, its sides and its equality swapped"),
+    ("s", "mixed", "subquery", EQ, "Which visitors have visited a museum?",
+     "SELECT name FROM visitor WHERE id IN (SELECT visitor_id FROM visit)",
+     "SELECT name FROM visitor v WHERE EXISTS (SELECT 1 FROM visit t WHERE t.visitor_id = v.id)",
+     "IN and EXISTS apply the same comparison to the same pairs; no NULL can make IN unknown "
+     "where EXISTS is false in a WHERE"),
 ]
 # fmt: on
 
@@ -1025,6 +1073,7 @@ SCHEMAS = {
     "flights": "flights.sql",
     "students": "students.sql",
     "shop": "shop.sql",
+    "mixed": "spider_mixed.sql",
 }
 
 

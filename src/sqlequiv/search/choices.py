@@ -39,6 +39,7 @@ from sqlglot import exp
 
 from sqlequiv.database import Database
 from sqlequiv.database.model import Row
+from sqlequiv.schema.model import Schema
 
 #: Seeds of the shuffled orders tried besides the reversed one (fixed: a verdict is the
 #: same on every run and every machine).
@@ -67,8 +68,12 @@ _PICKING_NAMES = frozenset(
 )  # fmt: skip
 
 
-def arbitrary_choices(tree: exp.Expr, dialect: str) -> list[str]:
+def arbitrary_choices(tree: exp.Expr, dialect: str, schema: Schema | None = None) -> list[str]:
     """The constructs of ``tree`` whose result the engine of ``dialect`` may choose.
+
+    With ``schema``, a bare column of a table whose key the GROUP BY holds whole is
+    determined (one value per group), not a choice: ``SELECT m.name, COUNT(*) ... GROUP
+    BY m.id`` over ``m``'s primary key ``id``.
 
     Example:
         >>> import sqlglot
@@ -95,7 +100,7 @@ def arbitrary_choices(tree: exp.Expr, dialect: str) -> list[str]:
             distinct = node.args.get("distinct")
             if isinstance(distinct, exp.Distinct) and distinct.args.get("on"):
                 note("DISTINCT ON")
-            bare = _bare_column(node) if dialect in ("sqlite", "mysql") else None
+            bare = _bare_column(node, schema) if dialect in ("sqlite", "mysql") else None
             if bare is not None:
                 note(f"a bare column beside an aggregate ({bare})")
         elif isinstance(node, exp.SetOperation) and node is not tree:
@@ -225,9 +230,10 @@ def _inside_aggregate(node: exp.Expr) -> bool:
     return False
 
 
-def _bare_column(select: exp.Select) -> str | None:
-    """The first projected column of an aggregating SELECT that is neither aggregated
-    nor a GROUP BY expression (None if there is none)."""
+def _bare_column(select: exp.Select, schema: Schema | None) -> str | None:
+    """The first projected column of an aggregating SELECT that is neither aggregated,
+    nor a GROUP BY expression, nor of a table whose key the GROUP BY holds (None if
+    there is none)."""
     group = select.args.get("group")
     aggregates = [
         a for e in select.expressions for a in e.find_all(exp.AggFunc) if _own(a, select)
@@ -237,6 +243,7 @@ def _bare_column(select: exp.Select) -> str | None:
     keys = group.expressions if group is not None else []
     grouped = {g.sql() for g in keys}
     grouped_names = {g.name for g in keys if isinstance(g, exp.Column)}
+    determined = _keyed_aliases(select, keys, schema)
     for projection in select.expressions:
         inner = projection.this if isinstance(projection, exp.Alias) else projection
         if inner.sql() in grouped:
@@ -246,8 +253,37 @@ def _bare_column(select: exp.Select) -> str | None:
                 continue
             if column.sql() in grouped or column.name in grouped_names:
                 continue
+            if column.table and column.table in determined:
+                continue
             return str(column.sql())
     return None
+
+
+def _keyed_aliases(select: exp.Select, keys: list[exp.Expr], schema: Schema | None) -> set[str]:
+    """The aliases of ``select``'s tables (read by inner joins or FROM) whose every
+    column the GROUP BY ``keys`` determine: they hold a distinct key of the table whole."""
+    if schema is None or not keys:
+        return set()
+    grouped: dict[str, set[str]] = {}
+    for key in keys:
+        if isinstance(key, exp.Column) and key.table:
+            grouped.setdefault(key.table, set()).add(key.name.lower())
+    found: set[str] = set()
+    sources = [select.args.get("from_"), *(select.args.get("joins") or [])]
+    for source in sources:
+        table = source.this if source is not None else None
+        if not isinstance(table, exp.Table) or table.args.get("db"):
+            continue
+        if isinstance(source, exp.Join) and source.side:
+            continue  # a padded row's NULL key determines nothing of the group
+        alias = table.alias_or_name
+        try:
+            declared = schema.table(table.name)
+        except KeyError:
+            continue  # a CTE
+        if declared.keyed_by(grouped.get(alias, ())):
+            found.add(alias)
+    return found
 
 
 def _own(node: exp.Expr, select: exp.Select) -> bool:

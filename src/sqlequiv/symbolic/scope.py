@@ -26,7 +26,7 @@ import z3
 from sqlglot import exp
 
 from sqlequiv.policy import is_volatile
-from sqlequiv.schema.model import Schema
+from sqlequiv.schema.model import Column, Schema
 from sqlequiv.symbolic.blocks import (
     Block,
     Query,
@@ -206,15 +206,32 @@ class Scope:
         source = self._source(side, alias)
         sid = self._source_id(side, alias)
         if source.table is not None:
-            return f"{sid}.{self.schema.table(source.table).column(name).name}"
+            return f"{sid}.{self._table_column(source, name).name}"
         return f"{sid}.#{_position(source, name)}"
+
+    def _table_column(self, source: Source, name: str) -> Column:
+        """The column ``name`` of the table ``source`` reads.
+
+        A block whose rewrites left a column qualified by a table source that has no
+        such column (a derived table's renamed output, ``n_name0``, read through a
+        source that now stands for the base table) is outside what the prover can
+        read: Unsupported, as for any construct it cannot translate, never a KeyError
+        (an internal error in the verdict).
+        """
+        assert source.table is not None
+        try:
+            return self.schema.table(source.table).column(name)
+        except KeyError:
+            raise Unsupported(
+                f"column {name} of {source.alias}, which its table {source.table} lacks"
+            ) from None
 
     def _column(self, side: Side, alias: str, name: str) -> SymValue:
         source = self._source(side, alias)
         sid = self._source_id(side, alias)
         key = self._column_key(side, alias, name)
         if source.table is not None:
-            column = self.schema.table(source.table).column(name)
+            column = self._table_column(source, name)
             if key not in self._vars:
                 self._base[sid] = (source.table, source, side)
                 self._new_var(key, column.type, column.nullable, side, alias, keep=True)
