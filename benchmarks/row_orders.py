@@ -32,7 +32,7 @@ from typing import Any
 import duckdb
 
 from sqlequiv import check
-from sqlequiv.compare import compare_results, order_keys_of
+from sqlequiv.compare.rows import compare_results, order_keys_of
 from sqlequiv.corpus import load_corpus
 from sqlequiv.guard import guard_query
 from sqlequiv.options import Options

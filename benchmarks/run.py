@@ -155,7 +155,7 @@ def replay(record: dict[str, Any], tables: dict[str, list[dict[str, Any]]]) -> b
 
 
 def _differs_ignoring_column_order(con: Any, record: dict[str, Any], schema: Any) -> bool:
-    from sqlequiv.compare import compare_results
+    from sqlequiv.compare.rows import compare_results
     from sqlequiv.guard import guard_query
     from sqlequiv.results import ResultSet
 

@@ -16,9 +16,9 @@ from sqlglot import exp
 
 from conftest import SHOP_DDL
 from sqlequiv import Options, check, distinguishing_fixtures
+from sqlequiv.database.export import counterexample_inserts
 from sqlequiv.errors import InvalidOption
 from sqlequiv.evidence import ProofEvidence
-from sqlequiv.export import counterexample_inserts
 from sqlequiv.pipeline import REFUTING_STAGES
 from sqlequiv.schema import load_schema
 from sqlequiv.symbolic.layer import NO_PROOF

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlglot import exp
 
-from sqlequiv.compare import compare_results
+from sqlequiv.compare.rows import compare_results
 from sqlequiv.corpus import CorpusCase, load_corpus
 from sqlequiv.database import Database
 from sqlequiv.database.constraints import python_violations, sql_violations

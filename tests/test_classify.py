@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from sqlglot import exp
 
 from conftest import SHOP_DDL
-from sqlequiv.classify import classify, format_row, format_value
-from sqlequiv.compare import compare_results, order_keys_of
+from sqlequiv.compare.classify import classify, format_row, format_value
+from sqlequiv.compare.rows import compare_results, order_keys_of
+from sqlequiv.guard.qualify import qualify_query, to_duckdb
 from sqlequiv.options import Options
-from sqlequiv.qualify import qualify_query, to_duckdb
 from sqlequiv.results import Comparison, ResultSet
 from sqlequiv.schema.model import Schema
 from sqlequiv.verdict import CAUSES

@@ -17,10 +17,10 @@ import sqlglot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sqlequiv.compare as compare_module
-from sqlequiv.compare import canonical_value, compare_results, order_keys_of, to_json_value
+import sqlequiv.compare.rows as compare_module
+from sqlequiv.compare.rows import canonical_value, compare_results, order_keys_of, to_json_value
+from sqlequiv.guard.qualify import qualify_query
 from sqlequiv.options import Options
-from sqlequiv.qualify import qualify_query
 from sqlequiv.results import Comparison, OrderKey, ResultSet
 from sqlequiv.schema.model import Schema
 

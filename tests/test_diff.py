@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from sqlequiv.ci_output.gitdiff import Repository, split_statements
 from sqlequiv.cli import main
-from sqlequiv.gitdiff import Repository, split_statements
 from test_ci_output import COMMAND, check_junit
 
 # Required, not skipped without it: .ci/run installs git where the image lacks it.

@@ -17,7 +17,7 @@ from sqlequiv.database.constraints import (
     python_violations,
     sql_violations,
 )
-from sqlequiv.qualify import qualify_query
+from sqlequiv.guard.qualify import qualify_query
 from sqlequiv.schema import load_schema
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import build_domains

@@ -307,7 +307,7 @@ def test_an_exported_fixture_comments_out_every_line_of_its_detail() -> None:
     import duckdb
 
     from sqlequiv import check
-    from sqlequiv.export import counterexample_inserts
+    from sqlequiv.database.export import counterexample_inserts
     from sqlequiv.schema import load_schema
 
     ddl = "CREATE TABLE t (id INT PRIMARY KEY, s TEXT)"

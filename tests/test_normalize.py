@@ -30,8 +30,8 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.optimizer.merge_subqueries import merge_subqueries
 
+from sqlequiv.guard.qualify import qualify_query, to_duckdb
 from sqlequiv.normalize import RULES, canonical_form, canonical_sql
-from sqlequiv.qualify import qualify_query, to_duckdb
 from sqlequiv.schema.model import Column, ForeignKey, Schema, Table
 
 

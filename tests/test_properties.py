@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from rewrites import CHANGING, PRESERVING
 from sqlequiv import Options, check
-from sqlequiv.compare import compare_results
+from sqlequiv.compare.rows import compare_results
 from sqlequiv.corpus import load_corpus
 from sqlequiv.database import Database, insert_script
 from sqlequiv.database.constraints import python_violations

@@ -213,7 +213,7 @@ def test_symbolic_proofs_only_where_sqlite_and_duckdb_agree() -> None:
     ],
 )
 def test_the_portable_fragment(sql: str, expected: bool) -> None:
-    from sqlequiv.portable import portable
+    from sqlequiv.execute.portable import portable
 
     ddl = CARS + "CREATE TABLE things (price number, name TEXT COLLATE NOCASE, born DATE);"
     schema = load_schema(ddl, "sqlite")

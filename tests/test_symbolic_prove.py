@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sqlequiv.compare import compare_results
+from sqlequiv.compare.rows import compare_results
 from sqlequiv.database import insert_script
 from sqlequiv.guard import guard_query
 from sqlequiv.normalize import canonical_form

@@ -20,7 +20,7 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
 from sqlequiv.pipeline import STAGES, Pair, SeedData, Stage, Timer, decide
-from sqlequiv.replay import replay
+from sqlequiv.pipeline.replay import replay
 from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.symbolic import NoSymbolic, SymbolicLayer

@@ -15,7 +15,7 @@ builtin it has always been (``except ValueError`` keeps working):
   (``stats``), ``BenchmarkInputError`` (``benchmark``), all ``ValueError``;
   ``WorkerStartError``, ``RayUnavailable``, ``ResultsBusy`` and ``ResultsUnwritable``
   (``backend``, :mod:`sqlequiv.grading`), all ``RuntimeError``; ``GitError`` (``git``,
-  :mod:`sqlequiv.gitdiff`), a ``RuntimeError``.
+  :mod:`sqlequiv.ci_output.gitdiff`), a ``RuntimeError``.
 
 :class:`QueryFailed` is not one of them: it is the executor's internal signal
 that a query failed on a fixture, turned into a verdict or record by its caller.

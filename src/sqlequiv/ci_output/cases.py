@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlequiv.gitdiff import DiffResult
+from sqlequiv.ci_output.gitdiff import DiffResult
 from sqlequiv.render import counterexample_lines, render
 from sqlequiv.verdict import Counterexample, Verdict
 

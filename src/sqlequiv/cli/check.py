@@ -25,8 +25,8 @@ from sqlequiv.cli.options import (
     engine_list,
     options_from,
 )
+from sqlequiv.database.export import write_fixtures
 from sqlequiv.errors import InvalidOption, Side, SqlequivError
-from sqlequiv.export import write_fixtures
 from sqlequiv.options import Options
 from sqlequiv.policy.catalogues import ENGINES
 from sqlequiv.render import render

@@ -3,7 +3,7 @@
 Every ``.sql`` file that differs between REV (default ``HEAD``) and the working tree (or,
 with ``--staged``, the index: the pre-commit mode) is split into queries, paired by
 position, and each changed query is checked against its old version with the schema and
-the check options of ``sqlequiv check`` (:mod:`sqlequiv.gitdiff` does the work). The first
+the check options of ``sqlequiv check`` (:mod:`sqlequiv.ci_output.gitdiff` does the work). The first
 argument is REV unless it is an existing path (pre-commit passes file names only);
 ``--rev`` names the revision unambiguously.
 
@@ -23,9 +23,9 @@ import os
 from typing import Any
 
 from sqlequiv.ci_output import cases_from_diff, escape_data, escape_property
+from sqlequiv.ci_output.gitdiff import DiffResult, FileChange, GitError, Repository, diff_queries
 from sqlequiv.cli.formats import add_format_options, ci_report, wants_cases
 from sqlequiv.cli.options import add_check_options, add_engine_options, options_from
-from sqlequiv.gitdiff import DiffResult, FileChange, GitError, Repository, diff_queries
 from sqlequiv.render import render
 from sqlequiv.schema import load_schema
 

@@ -33,7 +33,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from sqlequiv.sortkeys import output_column
+from sqlequiv.results import output_column
 
 #: The outer relation of batch ids and its column, named so no query can shadow them.
 BATCH = "__sqlequiv_batch"

@@ -30,7 +30,6 @@ from typing import Any
 
 from sqlequiv._version import __version__
 from sqlequiv.api import check_guarded
-from sqlequiv.counterexample import difference
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed, SqlequivError
 from sqlequiv.execute import shared_executor
@@ -40,6 +39,7 @@ from sqlequiv.grading.record import Record, ReferenceOutcome
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
 from sqlequiv.pipeline import PROVING_STAGES, STAGES, Stage
+from sqlequiv.pipeline.counterexample import difference
 from sqlequiv.results import ResultSet
 from sqlequiv.suite.model import Fixture, Item, Reference
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlequiv.compare import to_json_value
+from sqlequiv.compare.rows import to_json_value
 from sqlequiv.database import Database
 from sqlequiv.database.constraints import python_violations, sql_violations
 from sqlequiv.errors import QueryFailed

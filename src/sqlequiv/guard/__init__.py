@@ -30,6 +30,7 @@ from sqlglot.errors import ErrorLevel, OptimizeError, SqlglotError
 
 from sqlequiv.errors import InvalidOption, QueryError, Side
 from sqlequiv.guard.mysql import is_mysql, mysql_group_names, mysql_identifiers
+from sqlequiv.guard.mysql_casts import MySQLCastError
 from sqlequiv.guard.mysql_group_by import only_full_group_by as full_group_by
 from sqlequiv.guard.names import (
     NameChecks,
@@ -39,18 +40,17 @@ from sqlequiv.guard.names import (
     sqlite_string_identifiers,
 )
 from sqlequiv.guard.precedence import check_precedence
+from sqlequiv.guard.qualify import annotate_query, qualify_query, to_duckdb
 from sqlequiv.guard.readonly import ReadOnlyChecks
 from sqlequiv.guard.text import _check_text, _one_line, _parse_one
 from sqlequiv.guard.text import _parse as _parse  # re-exported: the tests parse with it
 from sqlequiv.identity_cache import IdentityCache
-from sqlequiv.mysql_casts import MySQLCastError
 from sqlequiv.policy.catalogues import ENGINES, engine_for, native
 from sqlequiv.policy.functions import (
     FORBIDDEN_FUNCTION_PREFIXES,
     FORBIDDEN_FUNCTIONS,
     TABLE_FUNCTIONS,
 )
-from sqlequiv.qualify import annotate_query, qualify_query, to_duckdb
 from sqlequiv.schema.model import Schema
 
 __all__ = [

@@ -24,7 +24,7 @@ the select-list item of that name, as MySQL's resolver does when its FROM search
 ignores the ambiguity (``find_order_in_list``).
 
 The rules that need the qualified, typed tree (ONLY_FULL_GROUP_BY, implicit casts)
-are :mod:`sqlequiv.guard.mysql_group_by` and :mod:`sqlequiv.mysql_casts`.
+are :mod:`sqlequiv.guard.mysql_group_by` and :mod:`sqlequiv.guard.mysql_casts`.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from sqlequiv.errors import QueryError
+from sqlequiv.guard.qualify import translated_functions
 from sqlequiv.guard.text import (
     _STATEMENT_KEYWORDS,
     CheckerBase,
@@ -27,7 +28,6 @@ from sqlequiv.policy.functions import (
     is_forbidden,
 )
 from sqlequiv.policy.sizes import format_width, numeric_constant, series_length
-from sqlequiv.qualify import translated_functions
 
 # Statements and clauses that write, change session state, or are not queries.
 # Searched for anywhere in the tree, so a data-modifying CTE

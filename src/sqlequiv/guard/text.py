@@ -21,7 +21,7 @@ from sqlglot.schema import normalize_name
 
 from sqlequiv.errors import QueryError, Side
 from sqlequiv.identity_cache import IdentityCache
-from sqlequiv.parse_cost import parse_cost
+from sqlequiv.policy.parse_cost import parse_cost
 from sqlequiv.schema.model import Schema
 
 # First words of statements that are not queries. Used to name the statement
@@ -333,7 +333,7 @@ def _parse(sql: str, dialect: str, side: Side) -> list[exp.Expr | None]:
 
     Raises:
         QueryError: ``too_complex``, before parsing, for text sqlglot's parser would take
-            exponential time on (see :mod:`sqlequiv.parse_cost`).
+            exponential time on (see :mod:`sqlequiv.policy.parse_cost`).
         SqlglotError: what the tokenizer or the parser raise.
     """
     reader = sqlglot.Dialect.get_or_raise(dialect)

@@ -177,7 +177,7 @@ def canonical_form(
     """The canonical form of a qualified, type-annotated query; the input is not modified.
 
     Args:
-        qualified: the output of :func:`sqlequiv.qualify.qualify_query`.
+        qualified: the output of :func:`sqlequiv.guard.qualify.qualify_query`.
         schema: the schema the query was qualified against.
         ignore_column_order: whether the result comparison ignores the order
             of the output columns (then the top-level columns are sorted).
@@ -193,7 +193,7 @@ def canonical_form(
     Example:
         >>> import sqlglot
         >>> from sqlglot import exp
-        >>> from sqlequiv.qualify import qualify_query
+        >>> from sqlequiv.guard.qualify import qualify_query
         >>> from sqlequiv.schema.model import Column, Schema, Table
         >>> s = Schema((Table("t", (Column("a", exp.DataType.build("INT")),)),))
         >>> ast = sqlglot.parse_one("SELECT x.a AS n FROM t AS x WHERE 1 < x.a")
@@ -253,7 +253,7 @@ def canonical_sql(
     Example:
         >>> import sqlglot
         >>> from sqlglot import exp
-        >>> from sqlequiv.qualify import qualify_query
+        >>> from sqlequiv.guard.qualify import qualify_query
         >>> from sqlequiv.schema.model import Column, Schema, Table
         >>> s = Schema((Table("t", (Column("a", exp.DataType.build("INT")),)),))
         >>> def canon(sql):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from sqlequiv.counterexample import difference
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed
+from sqlequiv.pipeline.counterexample import difference
 from sqlequiv.pipeline.failures import execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.policy import varies_between_runs

@@ -23,9 +23,9 @@ from sqlequiv.errors import QueryFailed
 from sqlequiv.evidence import Evidence
 from sqlequiv.execute import shared_executor
 from sqlequiv.execute.base import Executor
+from sqlequiv.execute.portable import portable, postgres_portable
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.options import Options
-from sqlequiv.portable import portable, postgres_portable
 from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import Domains, build_domains

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from sqlequiv.counterexample import difference
 from sqlequiv.database import Database
 from sqlequiv.database.constraints import (
     python_check_is_exact,
@@ -22,6 +21,7 @@ from sqlequiv.database.constraints import (
 from sqlequiv.errors import QueryFailed, SchemaError
 from sqlequiv.evidence import BoundedEvidence
 from sqlequiv.execute.base import Executor
+from sqlequiv.pipeline.counterexample import difference
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.search.naming import case_name

@@ -64,7 +64,7 @@ from sqlglot.dialects.sqlite import SQLite
 from sqlglot.errors import ParseError, SqlglotError, TokenError
 
 from sqlequiv.errors import SchemaError
-from sqlequiv.parse_cost import parse_cost
+from sqlequiv.policy.parse_cost import parse_cost
 from sqlequiv.schema.model import (
     Column,
     ForeignKey,

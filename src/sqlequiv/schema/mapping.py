@@ -44,7 +44,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from sqlequiv.parse_cost import parse_cost
+from sqlequiv.policy.parse_cost import parse_cost
 from sqlequiv.schema.ddl import At, SchemaDraft, TableDraft
 from sqlequiv.schema.model import Schema
 

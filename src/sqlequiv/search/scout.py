@@ -4,8 +4,8 @@ A DuckDB statement costs about a millisecond even on an empty table, and a batch
 statement three to five: DuckDB plans every statement afresh, and a batch spends
 its time in the planner, not on the rows. A SQLite statement costs microseconds.
 Where both queries stay in the fragment the two engines compute alike
-(:func:`~sqlequiv.portable.portable`) and every column they name holds values
-both engines store alike (:func:`~sqlequiv.portable.sqlite_stores_alike`), the
+(:func:`~sqlequiv.execute.portable.portable`) and every column they name holds values
+both engines store alike (:func:`~sqlequiv.execute.portable.sqlite_stores_alike`), the
 floor's databases are tried on SQLite and a find is shrunk there: the same
 databases, drawn from the same stream, give the same answers.
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from sqlequiv.errors import QueryError
 from sqlequiv.execute import shared_executor
+from sqlequiv.execute.portable import portable, sqlite_stores_alike
 from sqlequiv.guard import on_engine
-from sqlequiv.portable import portable, sqlite_stores_alike
 from sqlequiv.search.probe import Prober
 
 #: The engine that stands in for DuckDB.

@@ -17,8 +17,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlequiv.results import ResultSet
-from sqlequiv.sortkeys import output_column
+from sqlequiv.results import ResultSet, output_column
 
 #: Tie-break outcomes listed for one side before the side is left undecided.
 MAX_OUTCOMES = 64

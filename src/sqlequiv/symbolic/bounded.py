@@ -55,7 +55,7 @@ from typing import Literal
 import z3
 from sqlglot import exp
 
-from sqlequiv.compare import order_keys_of
+from sqlequiv.compare.rows import order_keys_of
 from sqlequiv.database import Database
 from sqlequiv.database.constraints import python_violations
 from sqlequiv.deadline import NO_DEADLINE, Deadline

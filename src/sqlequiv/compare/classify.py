@@ -65,7 +65,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlequiv.compare import canonical_value, order_keys_of
+from sqlequiv.compare.rows import canonical_value, order_keys_of
 from sqlequiv.results import Comparison, ResultSet
 from sqlequiv.verdict import Cause
 
@@ -100,7 +100,7 @@ def classify(
     the two queries and let the rules name grouping and filter differences.
 
     Example:
-        >>> from sqlequiv.compare import compare_results
+        >>> from sqlequiv.compare.rows import compare_results
         >>> from sqlequiv.options import Options
         >>> ref = ResultSet(("customer_id", "order_count"), ((101, 3), (104, 0)))
         >>> cand = ResultSet(("id", "n"), ((101, 3),))

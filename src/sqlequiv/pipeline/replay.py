@@ -13,13 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from sqlequiv.compare import to_json_value
-from sqlequiv.counterexample import difference
+from sqlequiv.compare.rows import to_json_value
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed, Side, SqlequivError
 from sqlequiv.execute import shared_executor
 from sqlequiv.guard import guard_query
 from sqlequiv.options import Options
+from sqlequiv.pipeline.counterexample import difference
 from sqlequiv.schema.model import Schema
 from sqlequiv.verdict import Counterexample, Replay, Verdict
 

@@ -68,8 +68,7 @@ from typing import Any, Literal, TypeAlias
 from sqlglot import exp
 
 from sqlequiv.options import Options
-from sqlequiv.results import Comparison, OrderKey, ResultSet
-from sqlequiv.sortkeys import output_column
+from sqlequiv.results import Comparison, OrderKey, ResultSet, output_column
 
 __all__ = [
     "MAX_REFINE_CELLS",

@@ -21,8 +21,8 @@ from sqlglot.optimizer.annotate_types import annotate_types
 from sqlglot.optimizer.qualify import qualify
 from sqlglot.schema import MappingSchema
 
+from sqlequiv.guard.mysql_casts import mysql_casts
 from sqlequiv.identity_cache import IdentityCache
-from sqlequiv.mysql_casts import mysql_casts
 from sqlequiv.schema.model import Schema
 
 __all__ = [

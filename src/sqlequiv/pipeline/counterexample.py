@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlequiv.classify import classify
-from sqlequiv.compare import compare_results, to_json_value
+from sqlequiv.compare.classify import classify
+from sqlequiv.compare.rows import compare_results, to_json_value
 from sqlequiv.database import Database
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.options import Options
