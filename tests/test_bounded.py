@@ -1,4 +1,4 @@
-"""Bounded verification (``sqlequiv.symbolic.bounded``), against real z3 and DuckDB.
+"""Bounded verification (``sqlequiv.symbolic.bounded.verify``), against real z3 and DuckDB.
 
 Three kinds of checks:
 
@@ -34,15 +34,15 @@ from sqlequiv.options import Options
 from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
 from sqlequiv.search.probe import order_keys_for
-from sqlequiv.symbolic.averages import Averages
-from sqlequiv.symbolic.bounded import bounded_check, suggest_row_bounds
-from sqlequiv.symbolic.domain import constant
-from sqlequiv.symbolic.encode import Encoder
-from sqlequiv.symbolic.formulas import disj, neg
-from sqlequiv.symbolic.functions import SIGNATURES, duckdb_call
-from sqlequiv.symbolic.relations import same_value
-from sqlequiv.symbolic.tables import build_database
+from sqlequiv.symbolic.bounded.averages import Averages
+from sqlequiv.symbolic.bounded.encode import Encoder
+from sqlequiv.symbolic.bounded.relations import same_value
+from sqlequiv.symbolic.bounded.tables import build_database
+from sqlequiv.symbolic.bounded.verify import bounded_check, suggest_row_bounds
 from sqlequiv.symbolic.terms import model_value
+from sqlequiv.symbolic.terms.domain import constant
+from sqlequiv.symbolic.terms.formulas import disj, neg
+from sqlequiv.symbolic.terms.functions import SIGNATURES, duckdb_call
 
 EXECUTOR = DuckDBExecutor(timeout=5.0)
 OPTIONS = Options()
@@ -558,7 +558,7 @@ def test_a_budget_of_work_ends_a_run_the_clock_once_ended(
 
 
 def test_projected_terms_follow_the_growth_of_the_bounds_before() -> None:
-    from sqlequiv.symbolic.bounded import _projected_terms
+    from sqlequiv.symbolic.bounded.verify import _projected_terms
 
     assert _projected_terms([], 9) == 0
     assert _projected_terms([(3, 10)], 6) == 40  # quadratic from one bound

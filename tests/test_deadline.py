@@ -17,10 +17,10 @@ from sqlequiv.corpus import load_corpus
 from sqlequiv.deadline import Deadline
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.schema import Schema, load_schema
-from sqlequiv.symbolic.encode import BudgetExceeded
+from sqlequiv.symbolic.bounded.encode import BudgetExceeded
+from sqlequiv.symbolic.bounded.ordering import limit_rows
+from sqlequiv.symbolic.bounded.relations import Relation, Row
 from sqlequiv.symbolic.layer import Z3Layer
-from sqlequiv.symbolic.ordering import limit_rows
-from sqlequiv.symbolic.relations import Relation, Row
 from sqlequiv.symbolic.terms import SymValue
 
 JOINED = """

@@ -100,3 +100,27 @@ def test_no_import_loop_between_parts() -> None:
 def test_the_loop_finder_finds_a_loop() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_symbolic_layer_is_three_rooms() -> None:
+    """``symbolic/`` is terms (SQL expressions as z3 terms), the prover and bounded
+    verification: the last two read terms and never each other, terms reads neither,
+    and only the seam at ``symbolic/``'s top (the layer, the effort accounting) joins them."""
+    graph = _graph(by_part=False)
+    rooms = ("terms", "prove", "bounded")
+
+    def room(module: str) -> str | None:
+        parts = module.split(".")
+        if parts[:2] != ["sqlequiv", "symbolic"]:
+            return None
+        return parts[2] if len(parts) > 2 and parts[2] in rooms else "seam"
+
+    crossings = {
+        (room(a), room(b))
+        for a, targets in graph.items()
+        for b in targets
+        if room(a) and room(b) and room(a) != room(b)
+    }
+    assert ("prove", "bounded") not in crossings and ("bounded", "prove") not in crossings
+    assert not {("terms", r) for r in ("prove", "bounded", "seam")} & crossings
+    assert ("prove", "terms") in crossings and ("bounded", "terms") in crossings  # it sees them

@@ -31,7 +31,7 @@ from sqlequiv.normalize import (
 )
 from sqlequiv.schema import load_schema
 from sqlequiv.symbolic.layer import Z3Layer
-from sqlequiv.symbolic.prove import Prover
+from sqlequiv.symbolic.prove.prover import Prover
 
 SCHEMA = "CREATE TABLE t (a INT, b INT)"
 KEYED = "CREATE TABLE t (a INT PRIMARY KEY, b INT)"
@@ -607,7 +607,7 @@ def test_floating_point_witness_goals_share_a_thousand_units() -> None:
     from sqlequiv.search.domains import build_domains
     from sqlequiv.search.harvest import harvest
     from sqlequiv.symbolic.effort import units_spent
-    from sqlequiv.symbolic.witness import SLOW_WITNESS_UNITS
+    from sqlequiv.symbolic.prove.witness import SLOW_WITNESS_UNITS
 
     schema = load_schema("CREATE TABLE f (id INT PRIMARY KEY, d DOUBLE, n INT)")
     layer = Z3Layer()

@@ -26,8 +26,7 @@ from sqlglot import exp
 import sqlequiv
 from sqlequiv.guard import guard_query
 from sqlequiv.schema import Schema, load_schema
-from sqlequiv.symbolic import functions
-from sqlequiv.symbolic.terms import Translator, Unsupported, variable
+from sqlequiv.symbolic.terms import Translator, Unsupported, functions, variable
 from test_symbolic_terms import Bench
 
 DDL = (

@@ -258,7 +258,7 @@ def test_a_proof_spends_one_floating_point_call_of_work_at_most() -> None:
     import z3
 
     from sqlequiv.symbolic.effort import FLOAT_SHARE, units_spent
-    from sqlequiv.symbolic.prove import Prover
+    from sqlequiv.symbolic.prove.prover import Prover
 
     class _NoRows:
         def constraints(self) -> list[z3.BoolRef]:
@@ -291,9 +291,9 @@ def test_a_column_its_table_lacks_is_unsupported_not_a_key_error() -> None:
     optimizer rewrites of TPC-H and DSB queries)."""
     import sqlglot
 
-    from sqlequiv.symbolic.blocks import read_query
-    from sqlequiv.symbolic.prove import Prover
-    from sqlequiv.symbolic.scope import Scope
+    from sqlequiv.symbolic.prove.blocks import read_query
+    from sqlequiv.symbolic.prove.prover import Prover
+    from sqlequiv.symbolic.prove.scope import Scope
     from sqlequiv.symbolic.terms import Unsupported
 
     schema = load_schema("CREATE TABLE nation (n_nationkey INT PRIMARY KEY, n_name TEXT)")

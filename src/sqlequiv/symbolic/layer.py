@@ -16,8 +16,8 @@ from sqlequiv.options import Options
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.outcome import BoundedOutcome
-from sqlequiv.symbolic.prove import MAX_CHECKS, Prover
-from sqlequiv.symbolic.witness import witness_databases
+from sqlequiv.symbolic.prove.prover import MAX_CHECKS, Prover
+from sqlequiv.symbolic.prove.witness import witness_databases
 
 __all__ = ["NO_PROOF", "Z3Layer"]
 
@@ -137,7 +137,7 @@ class Z3Layer:
         *,
         deadline: Deadline = NO_DEADLINE,
     ) -> BoundedOutcome:
-        from sqlequiv.symbolic.bounded import bounded_check, suggest_row_bounds
+        from sqlequiv.symbolic.bounded.verify import bounded_check, suggest_row_bounds
 
         self.last_reason = self.stopped_by = None
         for query in (candidate, reference):

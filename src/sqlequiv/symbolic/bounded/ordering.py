@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 import z3
 from sqlglot import exp
 
-from sqlequiv.symbolic.formulas import FALSE, TRUE, conj, count, disj, neg
-from sqlequiv.symbolic.relations import Relation, rows_same
+from sqlequiv.symbolic.bounded.relations import Relation, rows_same
 from sqlequiv.symbolic.terms import SymValue, Unsupported, compare, same
+from sqlequiv.symbolic.terms.formulas import FALSE, TRUE, conj, count, disj, neg
 
 __all__ = ["Limited", "has_limit", "keys_by_output", "limit_rows", "output_index"]
 

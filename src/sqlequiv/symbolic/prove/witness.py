@@ -28,12 +28,12 @@ from sqlequiv.database.constraints import python_violations
 from sqlequiv.deadline import Deadline
 from sqlequiv.schema.model import ForeignKey, Schema, Table
 from sqlequiv.search.domains import Domains
-from sqlequiv.symbolic.blocks import Block, NotABlock, Query, SetOp, read_query
 from sqlequiv.symbolic.effort import Units, slow
-from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
-from sqlequiv.symbolic.prove import Prover
-from sqlequiv.symbolic.scope import Scope
+from sqlequiv.symbolic.prove.blocks import Block, NotABlock, Query, SetOp, read_query
+from sqlequiv.symbolic.prove.prover import Prover
+from sqlequiv.symbolic.prove.scope import Scope
 from sqlequiv.symbolic.terms import Unsupported, model_value
+from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
 
 __all__ = ["witness_databases"]
 

@@ -30,8 +30,8 @@ from typing import Any
 import z3
 from sqlglot import exp
 
-from sqlequiv.symbolic.formulas import bool_not
-from sqlequiv.symbolic.sqlvalue import (
+from sqlequiv.symbolic.terms.formulas import bool_not
+from sqlequiv.symbolic.terms.sqlvalue import (
     MAX_PRECISION,
     SymValue,
     Unsupported,

@@ -3,19 +3,19 @@
 This is the public face of the symbolic layer's term translation; the
 implementation is split by concern:
 
-* :mod:`~sqlequiv.symbolic.sqlvalue` -- :class:`SymValue`, :class:`SymBool`,
+* :mod:`~sqlequiv.symbolic.terms.sqlvalue` -- :class:`SymValue`, :class:`SymBool`,
   3VL connectives, comparisons, implicit casts (the representation of each
   kind is documented there);
-* :mod:`~sqlequiv.symbolic.domain` -- :func:`variable`, :func:`constant`,
+* :mod:`~sqlequiv.symbolic.terms.domain` -- :func:`variable`, :func:`constant`,
   :func:`model_value` and the domain restrictions;
-* :mod:`~sqlequiv.symbolic.arith` -- arithmetic, casts and string functions
+* :mod:`~sqlequiv.symbolic.terms.arith` -- arithmetic, casts and string functions
   with DuckDB's result types and error conditions;
-* :mod:`~sqlequiv.symbolic.like` -- LIKE/ILIKE patterns as regular expressions;
-* :mod:`~sqlequiv.symbolic.calendar` -- EXTRACT/YEAR/.../DATE_TRUNC in linear arithmetic;
-* :mod:`~sqlequiv.symbolic.functions` -- other function calls: exact string functions
+* :mod:`~sqlequiv.symbolic.terms.like` -- LIKE/ILIKE patterns as regular expressions;
+* :mod:`~sqlequiv.symbolic.terms.calendar` -- EXTRACT/YEAR/.../DATE_TRUNC in linear arithmetic;
+* :mod:`~sqlequiv.symbolic.terms.functions` -- other function calls: exact string functions
   and ROUND, uninterpreted functions for listed deterministic ones and casts from or
   to text;
-* :mod:`~sqlequiv.symbolic.translate` -- :class:`Translator` for sqlglot trees.
+* :mod:`~sqlequiv.symbolic.terms.translate` -- :class:`Translator` for sqlglot trees.
 
 Errors are part of the meaning: :attr:`Translator.errors` lists conditions
 under which DuckDB may raise an error (overflow, division by zero, failed
@@ -38,8 +38,8 @@ Example:
 
 from __future__ import annotations
 
-from sqlequiv.symbolic.domain import constant, evaluate, model_value, variable
-from sqlequiv.symbolic.sqlvalue import (
+from sqlequiv.symbolic.terms.domain import constant, evaluate, model_value, variable
+from sqlequiv.symbolic.terms.sqlvalue import (
     SymBool,
     SymValue,
     Unsupported,
@@ -57,7 +57,7 @@ from sqlequiv.symbolic.sqlvalue import (
     unify,
     unify_all,
 )
-from sqlequiv.symbolic.translate import Hook, Resolver, Translator
+from sqlequiv.symbolic.terms.translate import Hook, Resolver, Translator
 
 __all__ = [
     "Hook",

@@ -13,8 +13,8 @@ import datetime as dt
 
 import z3
 
-from sqlequiv.symbolic.domain import MICROS_PER_DAY
-from sqlequiv.symbolic.sqlvalue import SymValue, Unsupported
+from sqlequiv.symbolic.terms.domain import MICROS_PER_DAY
+from sqlequiv.symbolic.terms.sqlvalue import SymValue, Unsupported
 
 __all__ = ["PARTS", "TRUNC_UNITS", "date_part", "date_trunc", "truncation_range", "year_start"]
 

@@ -27,7 +27,7 @@ from sqlglot import exp
 
 from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Column, Schema
-from sqlequiv.symbolic.blocks import (
+from sqlequiv.symbolic.prove.blocks import (
     Block,
     Query,
     SetOp,
@@ -36,8 +36,7 @@ from sqlequiv.symbolic.blocks import (
     has_aggregate,
     read_query,
 )
-from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
-from sqlequiv.symbolic.semijoin import SemiJoin, semi_join
+from sqlequiv.symbolic.prove.semijoin import SemiJoin, semi_join
 from sqlequiv.symbolic.terms import (
     SymBool,
     SymValue,
@@ -48,10 +47,11 @@ from sqlequiv.symbolic.terms import (
     same,
     variable,
 )
+from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
 from sqlequiv.values import decimal_scale, kind_of
 
 if TYPE_CHECKING:
-    from sqlequiv.symbolic.prove import Prover
+    from sqlequiv.symbolic.prove.prover import Prover
 
 __all__ = ["Scope", "Side"]
 

@@ -23,7 +23,7 @@ from dataclasses import replace
 from sqlglot import exp
 
 from sqlequiv.policy import is_volatile
-from sqlequiv.symbolic.blocks import Block, LeftJoin, Query, SetOp, Source, has_aggregate
+from sqlequiv.symbolic.prove.blocks import Block, LeftJoin, Query, SetOp, Source, has_aggregate
 
 __all__ = ["unnest"]
 

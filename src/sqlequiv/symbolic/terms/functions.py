@@ -64,11 +64,11 @@ import sqlglot
 import z3
 from sqlglot import exp
 
-from sqlequiv.symbolic import calendar
-from sqlequiv.symbolic.arith import Result, decimal_text, int_text, round_half_away
-from sqlequiv.symbolic.domain import MICROS_PER_DAY
-from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
-from sqlequiv.symbolic.sqlvalue import (
+from sqlequiv.symbolic.terms import calendar
+from sqlequiv.symbolic.terms.arith import Result, decimal_text, int_text, round_half_away
+from sqlequiv.symbolic.terms.domain import MICROS_PER_DAY
+from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
+from sqlequiv.symbolic.terms.sqlvalue import (
     MAX_PRECISION,
     SymValue,
     Unsupported,

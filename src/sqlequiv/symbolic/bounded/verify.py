@@ -1,7 +1,7 @@
 """Bounded verification of whole queries: the VeriEQL approach, done soundly.
 
 Both queries are encoded over the same k symbolic rows per table (with every
-declared constraint, see :mod:`sqlequiv.symbolic.tables`), and z3 is asked
+declared constraint, see :mod:`sqlequiv.symbolic.bounded.tables`), and z3 is asked
 whether their results can differ as bags. SAT gives a concrete database (the
 pipeline re-executes it before reporting anything); UNSAT at k means no
 database with at most k rows per table separates the queries.
@@ -30,9 +30,9 @@ What "differ" means, so that UNSAT is a claim the pipeline can trust:
   claim holds whichever DuckDB makes. Models are steered away from runtime
   errors and towards DuckDB's usual choices when possible.
 * AVG is encoded soundly through an abstraction refined against DuckDB's
-  arithmetic (see :mod:`sqlequiv.symbolic.averages`).
+  arithmetic (see :mod:`sqlequiv.symbolic.bounded.averages`).
 * The term layer's domains apply: text values are printable ASCII, dates and
-  timestamps lie in years 1..9999 (see :mod:`sqlequiv.symbolic.domain`).
+  timestamps lie in years 1..9999 (see :mod:`sqlequiv.symbolic.terms.domain`).
 * SUM and AVG of floating-point values depend on the order DuckDB adds them
   in; a pair that uses them never gets ``same`` (``unsupported`` instead,
   though a SAT answer is still reported as ``differ``).
@@ -61,14 +61,20 @@ from sqlequiv.database.constraints import python_violations
 from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.schema.model import Schema
-from sqlequiv.symbolic.averages import Averages
+from sqlequiv.symbolic.bounded.averages import Averages
+from sqlequiv.symbolic.bounded.encode import MAX_TERMS, BudgetExceeded, Encoder, SizeBudget
+from sqlequiv.symbolic.bounded.relations import (
+    Relation,
+    Row,
+    bags_differ,
+    bags_differ_pairwise,
+    same_value,
+)
+from sqlequiv.symbolic.bounded.requalify import requalify
+from sqlequiv.symbolic.bounded.tables import SymbolicDatabase, build_database
 from sqlequiv.symbolic.effort import Units, rlimit_for
-from sqlequiv.symbolic.encode import MAX_TERMS, BudgetExceeded, Encoder, SizeBudget
-from sqlequiv.symbolic.formulas import FALSE, conj, disj, equal, neg
-from sqlequiv.symbolic.relations import Relation, Row, bags_differ, bags_differ_pairwise, same_value
-from sqlequiv.symbolic.requalify import requalify
-from sqlequiv.symbolic.tables import SymbolicDatabase, build_database
 from sqlequiv.symbolic.terms import SymValue, Unsupported
+from sqlequiv.symbolic.terms.formulas import FALSE, conj, disj, equal, neg
 
 __all__ = ["BoundedResult", "bounded_check", "suggest_row_bounds"]
 
@@ -83,7 +89,7 @@ BOUNDED_RLIMIT = 6_000_000
 #: work, not the wall clock, ends a run (the clock is the safety net).
 BOUNDED_TOTAL_RLIMIT = 2 * BOUNDED_RLIMIT
 
-#: Rounds of AVG refinement (see :mod:`sqlequiv.symbolic.averages`) per solve.
+#: Rounds of AVG refinement (see :mod:`sqlequiv.symbolic.bounded.averages`) per solve.
 MAX_REFINEMENTS = 8
 
 #: The largest per-table row bound :func:`suggest_row_bounds` proposes.
@@ -150,10 +156,10 @@ def bounded_check(
     do (with ``ignore_column_order``, candidate columns are matched to the
     reference's by the column they copy or by output name, when that is clear).
     Queries sqlglot could not fully qualify (NATURAL/USING joins) are bound
-    again first (:func:`~sqlequiv.symbolic.requalify.requalify`). A pair that
+    again first (:func:`~sqlequiv.symbolic.bounded.requalify.requalify`). A pair that
     needs more than ``max_tables`` tables (read, or parents of those) is
     ``unsupported``: a size budget, the same on every machine. So is
-    ``max_terms`` (see :data:`~sqlequiv.symbolic.encode.MAX_TERMS`): a bound
+    ``max_terms`` (see :data:`~sqlequiv.symbolic.bounded.encode.MAX_TERMS`): a bound
     whose encoding would count more terms is not built, and the result is
     ``timeout`` with the bounds proven before it and the budget as its reason.
     ``deadline`` (the check's) cuts ``time_budget`` short when it comes first;

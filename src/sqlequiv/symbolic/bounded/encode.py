@@ -1,7 +1,7 @@
 """Encode a qualified query as a symbolic relation over a :class:`SymbolicDatabase`.
 
 The encoder walks the qualified, type-annotated sqlglot tree and builds the
-relation with the operators of :mod:`sqlequiv.symbolic.relations`; scalar
+relation with the operators of :mod:`sqlequiv.symbolic.bounded.relations`; scalar
 expressions go through the term layer's :class:`Translator`, whose hook this
 module supplies for what only the relational layer knows: aggregates over
 the current group, subqueries (correlated ones are re-encoded for each outer
@@ -35,11 +35,10 @@ import z3
 from sqlglot import exp
 
 from sqlequiv.options import Options
-from sqlequiv.symbolic.aggregates import average, count_values, extreme, total
-from sqlequiv.symbolic.averages import Averages
-from sqlequiv.symbolic.formulas import FALSE, TRUE, conj, count, disj, neg
-from sqlequiv.symbolic.ordering import has_limit, keys_by_output, limit_rows, output_index
-from sqlequiv.symbolic.relations import (
+from sqlequiv.symbolic.bounded.aggregates import average, count_values, extreme, total
+from sqlequiv.symbolic.bounded.averages import Averages
+from sqlequiv.symbolic.bounded.ordering import has_limit, keys_by_output, limit_rows, output_index
+from sqlequiv.symbolic.bounded.relations import (
     Relation,
     Row,
     distinct,
@@ -48,8 +47,7 @@ from sqlequiv.symbolic.relations import (
     rows_same,
     union_all,
 )
-from sqlequiv.symbolic.sqlvalue import null_of
-from sqlequiv.symbolic.tables import SymbolicDatabase
+from sqlequiv.symbolic.bounded.tables import SymbolicDatabase
 from sqlequiv.symbolic.terms import (
     SymBool,
     SymValue,
@@ -61,7 +59,9 @@ from sqlequiv.symbolic.terms import (
     or_,
     sql_eq,
 )
-from sqlequiv.symbolic.translate import COMPARISON_OPS
+from sqlequiv.symbolic.terms.formulas import FALSE, TRUE, conj, count, disj, neg
+from sqlequiv.symbolic.terms.sqlvalue import null_of
+from sqlequiv.symbolic.terms.translate import COMPARISON_OPS
 
 __all__ = ["MAX_ROWS", "MAX_TERMS", "BudgetExceeded", "Encoder", "RowScope", "SizeBudget"]
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from sqlequiv.symbolic.blocks import Block, NotABlock, Source, read_query, select_from
+from sqlequiv.symbolic.prove.blocks import Block, NotABlock, Source, read_query, select_from
 
 __all__ = ["SemiJoin", "constant_rows_exists", "semi_join", "semi_join_exists"]
 

@@ -26,9 +26,9 @@ from sqlglot import exp
 
 from sqlequiv.database import Database
 from sqlequiv.schema.model import Schema, Table
-from sqlequiv.symbolic.formulas import FALSE, conj, disj, neg
-from sqlequiv.symbolic.relations import Relation, Row, rows_same
+from sqlequiv.symbolic.bounded.relations import Relation, Row, rows_same
 from sqlequiv.symbolic.terms import SymValue, Translator, Unsupported, model_value, variable
+from sqlequiv.symbolic.terms.formulas import FALSE, conj, disj, neg
 
 __all__ = ["SymbolicDatabase", "build_database"]
 

@@ -12,7 +12,7 @@ is DOUBLE; AVG is DOUBLE; MIN/MAX keep the argument's type.
 Exactness: SUM of integers and decimals is exact (no overflow is possible
 at these sizes: a HUGEINT or DECIMAL(38) holds any sum of a few dozen
 values). AVG divides the exact sum by the count in the way
-:class:`~sqlequiv.symbolic.averages.Averages` encodes (soundly, or
+:class:`~sqlequiv.symbolic.bounded.averages.Averages` encodes (soundly, or
 approximately for model finding). SUM and AVG of floats depend on the order
 DuckDB adds the values in, which is not fixed; they are encoded in row order
 and reported as inexact, so that an UNSAT answer involving them is not trusted.
@@ -25,11 +25,11 @@ from dataclasses import dataclass
 
 import z3
 
-from sqlequiv.symbolic.averages import Averages
-from sqlequiv.symbolic.formulas import FALSE, conj, count, disj, equal, neg, select
-from sqlequiv.symbolic.relations import same_value
-from sqlequiv.symbolic.sqlvalue import null_of
+from sqlequiv.symbolic.bounded.averages import Averages
+from sqlequiv.symbolic.bounded.relations import same_value
 from sqlequiv.symbolic.terms import SymValue, Unsupported, compare, ite
+from sqlequiv.symbolic.terms.formulas import FALSE, conj, count, disj, equal, neg, select
+from sqlequiv.symbolic.terms.sqlvalue import null_of
 
 __all__ = ["AggregateResult", "average", "count_values", "extreme", "total"]
 

@@ -14,7 +14,7 @@ DISTINCT):
   written ``=`` where both values are never NULL, so that the EXISTS reads as the
   semi-join an ``IN`` is.
 
-Operands the rewrites do not fit stay a :class:`~sqlequiv.symbolic.blocks.SetOp`.
+Operands the rewrites do not fit stay a :class:`~sqlequiv.symbolic.prove.blocks.SetOp`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from dataclasses import replace
 from sqlglot import exp
 
 from sqlequiv.schema.model import Schema
-from sqlequiv.symbolic.blocks import Block, Query, SetOp, select_from
-from sqlequiv.symbolic.unnest import unnest
+from sqlequiv.symbolic.prove.blocks import Block, Query, SetOp, select_from
+from sqlequiv.symbolic.prove.unnest import unnest
 
 __all__ = ["set_normal_form"]
 

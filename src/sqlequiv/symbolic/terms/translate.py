@@ -30,11 +30,11 @@ import z3
 from sqlglot import exp
 
 from sqlequiv.policy import function_name, varies_between_runs
-from sqlequiv.symbolic import arith, calendar, functions
-from sqlequiv.symbolic.domain import MICROS_PER_DAY, constant, parse_literal
-from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
-from sqlequiv.symbolic.like import like_regex
-from sqlequiv.symbolic.sqlvalue import (
+from sqlequiv.symbolic.terms import arith, calendar, functions
+from sqlequiv.symbolic.terms.domain import MICROS_PER_DAY, constant, parse_literal
+from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
+from sqlequiv.symbolic.terms.like import like_regex
+from sqlequiv.symbolic.terms.sqlvalue import (
     SymBool,
     SymValue,
     Unsupported,
@@ -124,7 +124,7 @@ class Translator:
             evaluating what was translated (see the module docstring).
 
     Example:
-        >>> from sqlequiv.symbolic.domain import variable
+        >>> from sqlequiv.symbolic.terms.domain import variable
         >>> i, _ = variable("i", exp.DataType.build("INT"))
         >>> tr = Translator(lambda column: i)
         >>> p = tr.predicate(sqlglot.parse_one("i NOT IN (1, NULL)"))
@@ -250,7 +250,7 @@ class Translator:
 
     def _truncated_equal(self, node: exp.EQ) -> SymBool | None:
         """``DATE_TRUNC(unit, x) = c`` for a constant ``c``, as the range of ``x`` it
-        means (:func:`~sqlequiv.symbolic.calendar.truncation_range`); None otherwise."""
+        means (:func:`~sqlequiv.symbolic.terms.calendar.truncation_range`); None otherwise."""
         for side, other in ((node.this, node.expression), (node.expression, node.this)):
             trunc = side.unnest()  # as _year_of reads its operand
             if not isinstance(trunc, exp.DateTrunc | exp.TimestampTrunc):
@@ -274,7 +274,7 @@ class Translator:
 
     def _year_compared(self, node: exp.Binary) -> SymBool | None:
         """``YEAR(x) op c`` for an integer constant ``c`` (``EXTRACT(YEAR FROM x)`` too), as
-        the range of ``x`` it means (:func:`~sqlequiv.symbolic.calendar.year_start`): the
+        the range of ``x`` it means (:func:`~sqlequiv.symbolic.terms.calendar.year_start`): the
         same truth value on every ``x``, without the calendar arithmetic of a year, whose
         divisions cost z3 integer cuts (``YEAR(placed_at) = 2026`` against
         ``placed_at >= '2026-01-01' AND placed_at < '2027-01-01'``); None otherwise."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 import z3
 
-from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
+from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
 from sqlequiv.values import Kind
 
 __all__ = [

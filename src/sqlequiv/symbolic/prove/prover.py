@@ -1,6 +1,6 @@
 """Proofs of equivalence for queries of the same shape.
 
-Both queries are read into blocks (:mod:`sqlequiv.symbolic.blocks`). Two
+Both queries are read into blocks (:mod:`sqlequiv.symbolic.prove.blocks`). Two
 blocks are equivalent when a bijection s between their sources (same base
 table, or derived queries proved equivalent in turn) makes
 
@@ -36,7 +36,8 @@ from sqlglot import exp
 
 from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
-from sqlequiv.symbolic.blocks import (
+from sqlequiv.symbolic.effort import FLOAT_SHARE, Units, slow
+from sqlequiv.symbolic.prove.blocks import (
     Block,
     LeftJoin,
     NotABlock,
@@ -49,25 +50,24 @@ from sqlequiv.symbolic.blocks import (
     read_query,
     select_from,
 )
-from sqlequiv.symbolic.dependencies import (
+from sqlequiv.symbolic.prove.dependencies import (
     determines,
     grouped_rows,
     identifies,
     identifying_columns,
     is_set,
 )
-from sqlequiv.symbolic.effort import FLOAT_SHARE, Units, slow
-from sqlequiv.symbolic.formulas import bool_and, bool_not
-from sqlequiv.symbolic.scope import Scope, Side
-from sqlequiv.symbolic.semijoin import constant_rows_exists, semi_join, semi_join_exists
-from sqlequiv.symbolic.setops import set_normal_form
-from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
-from sqlequiv.symbolic.unnest import (
+from sqlequiv.symbolic.prove.scope import Scope, Side
+from sqlequiv.symbolic.prove.semijoin import constant_rows_exists, semi_join, semi_join_exists
+from sqlequiv.symbolic.prove.setops import set_normal_form
+from sqlequiv.symbolic.prove.unnest import (
     null_when_columns_are,
     operand_blocks,
     resolved_order,
     unnest,
 )
+from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
+from sqlequiv.symbolic.terms.formulas import bool_and, bool_not
 
 __all__ = ["MAX_CHECKS", "Prover"]
 
@@ -123,7 +123,7 @@ class Prover:
 
     def equivalent(self, candidate: exp.Expr, reference: exp.Expr) -> bool:
         """True when the two canonical queries are proved to return the same rows."""
-        from sqlequiv.symbolic.blocks import read_query
+        from sqlequiv.symbolic.prove.blocks import read_query
 
         self._deadline = time.monotonic() + self.time_budget
         self._checks_left = self.max_checks

@@ -32,9 +32,9 @@ from typing import Literal
 
 import z3
 
-from sqlequiv.symbolic.domain import model_value
-from sqlequiv.symbolic.formulas import equal, select
 from sqlequiv.symbolic.terms import SymValue, Unsupported
+from sqlequiv.symbolic.terms.domain import model_value
+from sqlequiv.symbolic.terms.formulas import equal, select
 
 __all__ = ["APPROXIMATE_DIGITS", "Averages"]
 

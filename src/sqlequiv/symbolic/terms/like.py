@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import z3
 
-from sqlequiv.symbolic.sqlvalue import Unsupported, text_value
+from sqlequiv.symbolic.terms.sqlvalue import Unsupported, text_value
 
 __all__ = ["like_regex"]
 

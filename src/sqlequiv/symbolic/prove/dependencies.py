@@ -3,7 +3,7 @@
 A block's kept rows *functionally determine* ``ys`` from ``xs`` when any two kept
 rows that agree on ``xs`` (IS NOT DISTINCT FROM) agree on ``ys``. The proof takes
 two independent symbolic copies of the block's source rows (sides ``c`` and
-``r`` of one :class:`~sqlequiv.symbolic.scope.Scope`, no source shared), both
+``r`` of one :class:`~sqlequiv.symbolic.prove.scope.Scope`, no source shared), both
 satisfying the WHERE; the scope's key axioms relate them (two rows of one table
 that agree on a key are one row), and so do CHECKs and NOT NULL.
 
@@ -31,13 +31,13 @@ import z3
 from sqlglot import exp
 
 from sqlequiv.schema.model import Schema
-from sqlequiv.symbolic.blocks import Block, Query, SetOp, Source, has_aggregate
-from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
-from sqlequiv.symbolic.scope import Scope
+from sqlequiv.symbolic.prove.blocks import Block, Query, SetOp, Source, has_aggregate
+from sqlequiv.symbolic.prove.scope import Scope
 from sqlequiv.symbolic.terms import SymValue, Unsupported, same
+from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
 
 if TYPE_CHECKING:
-    from sqlequiv.symbolic.prove import Prover
+    from sqlequiv.symbolic.prove.prover import Prover
 
 __all__ = ["determines", "grouped_rows", "identifies", "identifying_columns", "is_set"]
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 import z3
 from sqlglot import exp
 
-from sqlequiv.symbolic.domain import MICROS_PER_DAY, type_info
-from sqlequiv.symbolic.formulas import bool_and, bool_not, bool_or
-from sqlequiv.symbolic.sqlvalue import (
+from sqlequiv.symbolic.terms.domain import MICROS_PER_DAY, type_info
+from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
+from sqlequiv.symbolic.terms.sqlvalue import (
     DECIMAL_DIGITS_OF_INT,
     MAX_PRECISION,
     SymValue,

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import z3
 
-from sqlequiv.symbolic.formulas import conj, count, disj, equal, is_false, neg
 from sqlequiv.symbolic.terms import SymValue, same
+from sqlequiv.symbolic.terms.formulas import conj, count, disj, equal, is_false, neg
 
 __all__ = [
     "CellEq",
@@ -169,7 +169,7 @@ def bags_differ(a: Relation, b: Relation, eq: CellEq, witness: Sequence[SymValue
     tuple's counts differ -- and linear in the number of rows, where
     comparing every row with every other is quadratic. ``eq`` must be an
     equivalence relation under which the witness can stand for any row of
-    either side (see :func:`sqlequiv.symbolic.bounded.cell_equal`).
+    either side (see :func:`sqlequiv.symbolic.bounded.verify.cell_equal`).
     """
     in_a = count_matching(a, witness, eq)
     in_b = count_matching(b, witness, eq)
