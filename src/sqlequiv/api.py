@@ -77,8 +77,11 @@ def check(
     timer = Timer()
     deadline = Deadline.after(options.check_time_budget)
     def run() -> Verdict:
-        pair = _pair(candidate, reference, schema, dialect, options, timer, deadline, executor,
-                     symbolic, seed_data, engine)  # fmt: skip
+        pair = _pair(
+            candidate, reference, schema, dialect=dialect, options=options, timer=timer,
+            deadline=deadline, executor=executor, symbolic=symbolic, seed_data=seed_data,
+            engine_name=engine,
+        )  # fmt: skip
         verdict = decide(pair, stages)
         if replay_on:
             verdict = replay(
@@ -114,8 +117,9 @@ def distinguishing_fixtures(
 
     def run() -> Verdict:
         pair = _pair(
-            candidate, reference, schema, dialect, options, timer, deadline, executor, symbolic,
-            seed_data, engine,
+            candidate, reference, schema, dialect=dialect, options=options, timer=timer,
+            deadline=deadline, executor=executor, symbolic=symbolic, seed_data=seed_data,
+            engine_name=engine,
         )  # fmt: skip
         pair.stop_after, pair.examples = limit, examples
         return decide(pair)
@@ -156,6 +160,7 @@ def _pair(
     candidate_sql: str,
     reference_sql: str,
     schema_source: SchemaSource,
+    *,
     dialect: str,
     options: Options,
     timer: Timer,

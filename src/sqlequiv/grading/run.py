@@ -18,7 +18,6 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,31 +40,13 @@ from sqlequiv.grading.results import (
     read_candidates,
     read_results,
 )
-from sqlequiv.grading.summary import GradeSummary, summarize_grades
+from sqlequiv.grading.summary import RunResult, summarize_grades
 from sqlequiv.grading.worker import Settings, Task
 from sqlequiv.suite.load import SuiteDocument, build_suite, read_document
 from sqlequiv.suite.model import Suite
 
 Backend = Literal["local", "inline", "ray"]
 BACKENDS: tuple[Backend, ...] = ("local", "inline", "ray")
-
-
-@dataclass
-class RunResult:
-    """What a run did: the summary over every record of its candidates, old and new."""
-
-    summary: GradeSummary
-    graded_now: int
-    resumed: int
-    anomalies: list[dict[str, Any]]
-    seconds: float
-    interrupted: bool = False
-    workers_replaced: int = 0
-    records: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def pairs_per_second(self) -> float:
-        return self.graded_now / self.seconds if self.seconds > 0 else 0.0
 
 
 def anomalies_path(out: Path) -> Path:

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
 from sqlequiv.grading.record import as_record
-
-if TYPE_CHECKING:
-    from sqlequiv.grading.run import RunResult
 
 
 class GradeSummary(TypedDict):
@@ -119,6 +117,24 @@ def render_grade_summary(summary: GradeSummary, anomalies: int | None = None) ->
         rows.append(("item anomalies", f"{anomalies} (see anomalies.json)"))
     width = max(len(label) for label, _ in rows)
     return "\n".join(f"{label.ljust(width)}  {value}" for label, value in rows)
+
+
+@dataclass
+class RunResult:
+    """What a run did: the summary over every record of its candidates, old and new."""
+
+    summary: GradeSummary
+    graded_now: int
+    resumed: int
+    anomalies: list[dict[str, Any]]
+    seconds: float
+    interrupted: bool = False
+    workers_replaced: int = 0
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def pairs_per_second(self) -> float:
+        return self.graded_now / self.seconds if self.seconds > 0 else 0.0
 
 
 def render_run(result: RunResult, out: Path) -> str:

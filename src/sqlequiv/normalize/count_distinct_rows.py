@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._keys import is_cte_reference
 from sqlequiv.normalize._util import (
     conjuncts,
     is_flat_inner,
@@ -27,7 +28,6 @@ from sqlequiv.normalize._util import (
     is_simple_table,
     truthy_args,
 )
-from sqlequiv.normalize.drop_key_distinct import is_cte_reference
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)

@@ -21,8 +21,8 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._keys import only_table
 from sqlequiv.normalize._util import truthy_args
-from sqlequiv.normalize.drop_key_distinct import only_table
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)

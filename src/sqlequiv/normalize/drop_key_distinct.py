@@ -18,7 +18,8 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, is_simple_table, truthy_args
+from sqlequiv.normalize._keys import only_table
+from sqlequiv.normalize._util import contains, truthy_args
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
@@ -59,30 +60,3 @@ def drop_key_distinct(expression: E, *, schema: Schema) -> E:
     return expression
 
 
-def only_table(select: exp.Select, schema: Schema) -> exp.Table | None:
-    """The one table of ``schema`` that ``select`` reads (its FROM, with no join), or
-    None: a derived table, a CTE of that name, or more than one source."""
-    from_ = select.args.get("from_")
-    if from_ is None or truthy_args(from_) != {"this"}:
-        return None
-    if select.args.get("joins") or select.args.get("laterals"):
-        return None
-    source = from_.this
-    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
-        return None
-    if source.name not in schema or is_cte_reference(select, source.name):
-        return None
-    return source
-
-
-def is_cte_reference(select: exp.Select, name: str) -> bool:
-    """Whether ``name`` in ``select``'s FROM could denote a CTE rather than the table."""
-    node: exp.Expr | None = select
-    while node is not None:
-        with_ = node.args.get("with_")
-        if isinstance(with_, exp.With) and any(
-            cte.alias_or_name.lower() == name.lower() for cte in with_.expressions
-        ):
-            return True
-        node = node.parent
-    return False

@@ -31,6 +31,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._keys import is_cte_reference, only_table, projected_column
 from sqlequiv.normalize._util import (
     and_all,
     contains,
@@ -41,8 +42,6 @@ from sqlequiv.normalize._util import (
     source_alias,
     truthy_args,
 )
-from sqlequiv.normalize.drop_key_distinct import is_cte_reference, only_table
-from sqlequiv.normalize.intersect_same_table import projected_column
 from sqlequiv.policy import varies_between_runs
 from sqlequiv.schema.model import Schema
 

@@ -27,8 +27,8 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._keys import only_table, projected_column
 from sqlequiv.normalize._util import contains, distinct_select_sides, truthy_args
-from sqlequiv.normalize.drop_key_distinct import only_table
 from sqlequiv.policy import varies_between_runs
 from sqlequiv.schema.model import Schema
 
@@ -91,9 +91,3 @@ def _merged(node: exp.Intersect, schema: Schema) -> exp.Select | None:
     return merged
 
 
-def projected_column(projection: exp.Expr, alias: str) -> str | None:
-    """The column name of a bare column of ``alias`` (aliased or not), else None."""
-    column = projection.unalias()
-    if isinstance(column, exp.Column) and column.table == alias and not column.args.get("db"):
-        return column.name
-    return None

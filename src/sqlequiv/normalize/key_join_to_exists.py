@@ -26,6 +26,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._keys import is_cte_reference
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
@@ -38,7 +39,6 @@ from sqlequiv.normalize._util import (
     set_where,
     source_alias,
 )
-from sqlequiv.normalize.drop_key_distinct import is_cte_reference
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)

@@ -34,6 +34,7 @@ from typing import TypeVar
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
+from sqlequiv.normalize._keys import total_order_over
 from sqlequiv.normalize._util import (
     contains,
     from_items,
@@ -47,7 +48,6 @@ from sqlequiv.normalize._util import (
     substitute,
     truthy_args,
 )
-from sqlequiv.normalize.drop_key_distinct import only_table
 from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
 
@@ -77,29 +77,6 @@ def merge_ranked_tables(expression: E, *, schema: Schema) -> E:
         if not _merge_one(expression, schema):
             break
     return expression
-
-
-def total_order_over(window: exp.Window, select: exp.Select, schema: Schema) -> bool:
-    """Whether ``window``'s ORDER BY puts the rows of ``select`` in one order whatever
-    the engine: ``select`` reads one table of ``schema`` (FROM it alone) and the keys
-    include, as bare columns of that table, every column of one of its declared keys
-    (a primary key, or a UNIQUE key of NOT NULL columns): no two rows tie on them.
-    """
-    table = only_table(select, schema)
-    if table is None:
-        return False
-    order = window.args.get("order")
-    if order is None:
-        return False
-    alias = table.alias_or_name
-    keyed = {
-        key.this.name
-        for key in order.expressions
-        if isinstance(key, exp.Ordered)
-        and isinstance(key.this, exp.Column)
-        and key.this.table == alias
-    }
-    return schema.table(table.name).keyed_by(keyed)
 
 
 def _merge_one(root: exp.Expr, schema: Schema) -> bool:

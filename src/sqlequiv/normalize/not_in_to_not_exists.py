@@ -28,6 +28,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._keys import is_cte_reference, only_table
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
@@ -38,7 +39,6 @@ from sqlequiv.normalize._util import (
     is_simple_table,
     same_declared_type,
 )
-from sqlequiv.normalize.drop_key_distinct import is_cte_reference, only_table
 from sqlequiv.schema.model import Schema, Table
 
 E = TypeVar("E", bound=exp.Expr)

@@ -26,8 +26,8 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._keys import total_order_over
 from sqlequiv.normalize._util import contains, is_integer_literal, truthy_args
-from sqlequiv.normalize.merge_ranked_tables import total_order_over
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)

@@ -1,0 +1,74 @@
+"""What the rules that read the schema's keys share: the one table a SELECT reads, whether
+a name there may be a CTE, a projection's bare column, and whether a window's ORDER BY
+is a total order over a table's rows.
+
+The rules that read keys import these from here rather than from one another (each
+rule is one module that only ``normalize/__init__`` lists).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from sqlequiv.normalize._util import is_simple_table, truthy_args
+from sqlequiv.schema.model import Schema
+
+
+def only_table(select: exp.Select, schema: Schema) -> exp.Table | None:
+    """The one table of ``schema`` that ``select`` reads (its FROM, with no join), or
+    None: a derived table, a CTE of that name, or more than one source."""
+    from_ = select.args.get("from_")
+    if from_ is None or truthy_args(from_) != {"this"}:
+        return None
+    if select.args.get("joins") or select.args.get("laterals"):
+        return None
+    source = from_.this
+    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
+        return None
+    if source.name not in schema or is_cte_reference(select, source.name):
+        return None
+    return source
+
+
+def is_cte_reference(select: exp.Select, name: str) -> bool:
+    """Whether ``name`` in ``select``'s FROM could denote a CTE rather than the table."""
+    node: exp.Expr | None = select
+    while node is not None:
+        with_ = node.args.get("with_")
+        if isinstance(with_, exp.With) and any(
+            cte.alias_or_name.lower() == name.lower() for cte in with_.expressions
+        ):
+            return True
+        node = node.parent
+    return False
+
+
+def projected_column(projection: exp.Expr, alias: str) -> str | None:
+    """The column name of a bare column of ``alias`` (aliased or not), else None."""
+    column = projection.unalias()
+    if isinstance(column, exp.Column) and column.table == alias and not column.args.get("db"):
+        return column.name
+    return None
+
+
+def total_order_over(window: exp.Window, select: exp.Select, schema: Schema) -> bool:
+    """Whether ``window``'s ORDER BY puts the rows of ``select`` in one order whatever
+    the engine: ``select`` reads one table of ``schema`` (FROM it alone) and the keys
+    include, as bare columns of that table, every column of one of its declared keys
+    (a primary key, or a UNIQUE key of NOT NULL columns): no two rows tie on them.
+    """
+    table = only_table(select, schema)
+    if table is None:
+        return False
+    order = window.args.get("order")
+    if order is None:
+        return False
+    alias = table.alias_or_name
+    keyed = {
+        key.this.name
+        for key in order.expressions
+        if isinstance(key, exp.Ordered)
+        and isinstance(key.this, exp.Column)
+        and key.this.table == alias
+    }
+    return schema.table(table.name).keyed_by(keyed)
