@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlequiv.evidence import ProofEvidence
-from sqlequiv.verdict import Counterexample, Verdict
+from sqlequiv.verdict import Counterexample, ErrorInfo, Verdict
 
 _HEADLINES = {
     "equivalent": "EQUIVALENT",
@@ -33,9 +33,8 @@ def render(verdict: Verdict) -> str:
         lines.append("verdict: ERROR")
     if verdict.error is not None:
         err = verdict.error
-        where = f" at line {err.line}, column {err.col}" if err.line is not None else ""
         what = f"{err.side} query" if err.side in ("candidate", "reference") else err.side
-        lines.append(f"{what}: {err.kind}{where}: {err.message}")
+        lines.append(f"{what}: {err.kind}{_where(err)}: {err.message}")
     if verdict.counterexample is not None:
         lines.extend(counterexample_lines(verdict.counterexample))
     for engine, replayed in (verdict.replays or {}).items():
@@ -72,6 +71,34 @@ def render(verdict: Verdict) -> str:
         stages = ", ".join(f"{k} {v:.0f} ms" for k, v in verdict.timings.items())
         lines.append(f"timings: {stages}")
     return "\n".join(lines)
+
+
+def verdict_message(verdict: Verdict) -> str:
+    """A verdict in one line: what it is and the reason a reader acts on.
+
+    Example:
+        >>> verdict_message(Verdict("equivalent", method="normalized"))
+        'equivalent (proved by normalized)'
+    """
+    if verdict.verdict == "equivalent":
+        return f"equivalent (proved by {verdict.method})"
+    if verdict.verdict == "not_equivalent":
+        ce = verdict.counterexample
+        why = f" ({ce.cause}): {ce.detail}" if ce is not None else ""
+        return f"not equivalent{why}"
+    if verdict.verdict == "error":
+        err = verdict.error
+        if err is None:
+            return "error"
+        return f"error: {err.side}: {err.kind}{_where(err)}: {err.message}"
+    proof = verdict.evidence.proof
+    reason = f"; {proof.reason}" if proof is not None and proof.reason else ""
+    return f"unknown: neither proved nor refuted{reason}"
+
+
+def _where(err: ErrorInfo) -> str:
+    """Where in its query an error is, when the guard could say."""
+    return f" at line {err.line}, column {err.col}" if err.line is not None else ""
 
 
 _PROOF_LINES = {

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlequiv.ci_output.gitdiff import DiffResult
-from sqlequiv.render import counterexample_lines, render
+from sqlequiv.render import counterexample_lines, render, verdict_message
 from sqlequiv.verdict import Counterexample, Verdict
 
 #: ``passed``: equivalent (or a grade's pass); ``failed``: refuted, a counterexample in
@@ -88,30 +88,6 @@ def counts(cases: Iterable[Case]) -> Counter[CaseStatus]:
     return Counter(case.status for case in cases)
 
 
-def verdict_message(verdict: Verdict) -> str:
-    """A verdict in one line: what it is and the reason a reader acts on.
-
-    Example:
-        >>> verdict_message(Verdict("equivalent", method="normalized"))
-        'equivalent (proved by normalized)'
-    """
-    if verdict.verdict == "equivalent":
-        return f"equivalent (proved by {verdict.method})"
-    if verdict.verdict == "not_equivalent":
-        ce = verdict.counterexample
-        why = f" ({ce.cause}): {ce.detail}" if ce is not None else ""
-        return f"not equivalent{why}"
-    if verdict.verdict == "error":
-        err = verdict.error
-        if err is None:
-            return "error"
-        where = f" at line {err.line}, column {err.col}" if err.line is not None else ""
-        return f"error: {err.side}: {err.kind}{where}: {err.message}"
-    proof = verdict.evidence.proof
-    reason = f"; {proof.reason}" if proof is not None and proof.reason else ""
-    return f"unknown: neither proved nor refuted{reason}"
-
-
 def case_from_verdict(
     verdict: Verdict,
     *,
@@ -121,7 +97,8 @@ def case_from_verdict(
     line: int | None = None,
     preamble: str = "",
 ) -> Case:
-    """The case of one check: the message of :func:`verdict_message`, the text report.
+    """The case of one check: its one-line message (:func:`~sqlequiv.render.verdict_message`)
+    and the text report.
 
     ``preamble`` goes before the report (what was compared with what). An error located
     in the query moves ``line`` to the error's line, counted from ``line``.
