@@ -44,8 +44,7 @@ from typing import Any
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed, SchemaError
 from sqlequiv.execute.base import WrittenOnActivate, first_line
-from sqlequiv.execute.sqlite_sandbox import harden
-from sqlequiv.policy.catalogues import DENIED_FUNCTIONS
+from sqlequiv.execute.sqlite_sandbox import harden, query_authorizer
 from sqlequiv.results import ResultSet
 from sqlequiv.schema.model import Column, Schema
 from sqlequiv.schema.model import quote_identifier as _q
@@ -53,11 +52,7 @@ from sqlequiv.schema.model import quote_identifier as _q
 #: Virtual-machine instructions between two deadline checks.
 _PROGRESS_STEPS = 2_000
 
-_OK, _DENY = sqlite3.SQLITE_OK, sqlite3.SQLITE_DENY
-_SELECT = sqlite3.SQLITE_SELECT
-_READ = sqlite3.SQLITE_READ
-_FUNCTION = sqlite3.SQLITE_FUNCTION
-_RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", 33)
+_OK = sqlite3.SQLITE_OK
 
 #: The affinity keyword each table column is created with.
 _AFFINITY_TYPE = {"INTEGER": "INTEGER", "REAL": "REAL", "NUMERIC": "NUMERIC", "TEXT": "TEXT"}
@@ -88,6 +83,7 @@ class SQLiteExecutor(WrittenOnActivate):
         self._con = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         harden(self._con)
         self._tables: frozenset[str] = frozenset()
+        self._policy = query_authorizer(self._tables)
         self._schema: Schema | None = None
         self._staged: dict[int, Database] = {}
         self._next = 0
@@ -143,6 +139,7 @@ class SQLiteExecutor(WrittenOnActivate):
             ) from exc
         self._schema = schema
         self._tables = frozenset(t.name.lower() for t in schema.tables)
+        self._policy = query_authorizer(self._tables)
         self._staged.clear()
         # Written once here, not per database: a floor writes hundreds of tiny ones.
         self._writes = tuple(
@@ -247,17 +244,11 @@ class SQLiteExecutor(WrittenOnActivate):
     def _authorize(
         self, action: int, arg1: str | None, arg2: str | None, db: str | None, source: str | None
     ) -> int:
-        if self._trusted or action in (_SELECT, _RECURSIVE):
+        # sqlequiv's own statements (CREATE, INSERT, DELETE) run trusted; queries only
+        # read the schema's tables (not sqlite_master, not eponymous virtual tables).
+        if self._trusted:
             return _OK
-        if action == _READ:
-            if db is None:
-                return _OK  # a CTE reading its own rows (no database holds it)
-            # Only the schema's tables: not sqlite_master, not eponymous virtual tables.
-            known = db == "main" and arg1 is not None and arg1.lower() in self._tables
-            return _OK if known else _DENY
-        if action == _FUNCTION:
-            return _OK if arg2 is not None and arg2.lower() not in DENIED_FUNCTIONS else _DENY
-        return _DENY
+        return self._policy(action, arg1, arg2, db, source)
 
     def _past_deadline(self) -> int:
         deadline = self._deadline

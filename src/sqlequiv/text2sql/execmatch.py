@@ -45,8 +45,7 @@ from sqlglot import TokenType
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import SqlglotError
 
-from sqlequiv.execute.sqlite_sandbox import harden
-from sqlequiv.policy.catalogues import DENIED_FUNCTIONS
+from sqlequiv.execute.sqlite_sandbox import harden, query_authorizer
 
 Rule = Literal["spider", "bird"]
 Row = tuple[Any, ...]
@@ -59,7 +58,6 @@ DEFAULT_MAX_ROWS = 1_000_000
 DEFAULT_MAX_STEPS = 200_000
 #: Virtual-machine instructions between two deadline checks.
 _PROGRESS_STEPS = 1_000
-_RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", 33)
 
 
 @dataclass(frozen=True)
@@ -151,17 +149,8 @@ def memory_connection() -> sqlite3.Connection:
     return con
 
 
-def _authorize(
-    action: int, arg1: str | None, arg2: str | None, db: str | None, source: str | None
-) -> int:
-    if action in (sqlite3.SQLITE_SELECT, _RECURSIVE):
-        return sqlite3.SQLITE_OK
-    if action == sqlite3.SQLITE_READ:
-        return sqlite3.SQLITE_OK if db in (None, "main") else sqlite3.SQLITE_DENY
-    if action == sqlite3.SQLITE_FUNCTION:
-        name = (arg2 or "").lower()
-        return sqlite3.SQLITE_OK if name and name not in DENIED_FUNCTIONS else sqlite3.SQLITE_DENY
-    return sqlite3.SQLITE_DENY
+#: The execution match reads any table of the file it opened.
+_authorize = query_authorizer()
 
 
 def run_query(
