@@ -27,9 +27,9 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from sqlequiv.errors import PlainError
 from sqlequiv.grading.worker import Settings, Task, Worker, failed_result
@@ -37,6 +37,8 @@ from sqlequiv.suite.load import SuiteDocument
 from sqlequiv.suite.model import Suite
 
 Result = tuple[Task, dict[str, Any]]
+#: A job a worker takes: a grading task, a benchmark item.
+J = TypeVar("J")
 #: A started worker process and the parent's end of its pipe.
 Started = tuple[Any, multiprocessing.connection.Connection]
 
@@ -239,11 +241,89 @@ def stop_workers(workers: Iterable[tuple[Any, multiprocessing.connection.Connect
 
 
 @dataclass
-class _Slot:
+class Slot(Generic[J]):
+    """A worker process, the parent's end of its pipe, and the job it is on."""
+
     process: Any
     conn: multiprocessing.connection.Connection
-    task: Task | None = None
+    job: J | None = None
+    #: When the job was sent (0.0: never started; -1.0: ready, no job yet).
     started: float = 0.0
+    #: What the worker reported of its job before the answer (an interim message).
+    partial: Any = None
+
+
+@dataclass(frozen=True)
+class Event(Generic[J]):
+    """How a job ended: ``status`` is the worker's answer (``done``, ``failed``,
+    ``exhausted``, with its payload), or ``timeout`` or ``crashed`` (the worker was
+    lost; ``payload`` is None or its exit code). ``partial`` is the job's last interim
+    message."""
+
+    job: J
+    status: str
+    payload: Any
+    partial: Any = None
+
+
+def feed(
+    slots: list[Slot[J]],
+    pending: deque[J],
+    timeout: float,
+    *,
+    lost: Callable[[Slot[J]], None],
+    top_up: Callable[[int], None] | None = None,
+    interim: frozenset[str] = frozenset(),
+) -> Iterator[Event[J]]:
+    """Feed ``pending`` jobs to idle workers of ``slots``, one at a time each, and yield
+    each job's :class:`Event` in completion order: the one dispatch loop of every pool.
+
+    The parent waits on every pipe and process sentinel at once, so it notices at once
+    when a worker dies and when a job overruns ``timeout``; such a worker goes to
+    ``lost`` (which kills it and retires or replaces its slot) before the event is
+    yielded. ``top_up(pending)`` runs before each round (a pool that starts workers
+    as work needs them); a message whose status is in ``interim`` is kept on the slot
+    (``partial``) and the wait goes on.
+    """
+    while pending or any(s.job is not None for s in slots):
+        if top_up is not None:
+            top_up(len(pending))
+        for slot in slots:
+            if slot.job is None and pending:
+                slot.job = pending.popleft()
+                slot.started = time.monotonic()
+                slot.partial = None
+                slot.conn.send(slot.job)
+        busy = [s for s in slots if s.job is not None]
+        now = time.monotonic()
+        wait_for = max(0.0, min(s.started + timeout - now for s in busy))
+        handles: list[Any] = [s.conn for s in busy] + [s.process.sentinel for s in busy]
+        ready = multiprocessing.connection.wait(handles, timeout=wait_for)
+        for slot in busy:
+            job = slot.job
+            assert job is not None
+            if slot.conn in ready:
+                try:
+                    status, payload = slot.conn.recv()
+                except (EOFError, OSError):
+                    status, payload = "crashed", None
+                if status in interim:
+                    slot.partial = payload
+                    continue
+                if status in ("done", "failed", "exhausted"):
+                    slot.job = None
+                    yield Event(job, status, payload, slot.partial)
+                    continue
+            elif slot.process.sentinel not in ready:
+                if time.monotonic() - slot.started < timeout:
+                    continue
+                partial = slot.partial
+                lost(slot)
+                yield Event(job, "timeout", None, partial)
+                continue
+            code, partial = slot.process.exitcode, slot.partial
+            lost(slot)
+            yield Event(job, "crashed", code, partial)
 
 
 class LocalPool:
@@ -263,28 +343,28 @@ class LocalPool:
         self.suite = suite
         self.workers = local_workers(workers)
         #: Workers :func:`spawn_workers` started for this document and settings.
-        self._slots: list[_Slot] = [_Slot(process, conn) for process, conn in started]
+        self._slots: list[Slot[Task]] = [Slot(process, conn) for process, conn in started]
         #: Workers replaced after a crash or a timeout.
         self.replaced = 0
 
-    def _start(self) -> _Slot:
+    def _start(self) -> Slot[Task]:
         (started,) = spawn_workers(self.document, self.settings, 1)
-        return _Slot(*started)
+        return Slot(*started)
 
     def _ensure_started(self) -> None:
         while len(self._slots) < self.workers:
             self._slots.append(self._start())
         for slot in self._slots:
-            if slot.task is None and slot.started == 0.0:
+            if slot.job is None and slot.started == 0.0:
                 # Wait for the suite to be built, so a worker's start-up is not billed
                 # to its first task's timeout.
                 self._await_ready(slot)
 
-    def _await_ready(self, slot: _Slot) -> None:
+    def _await_ready(self, slot: Slot[Task]) -> None:
         await_ready(slot.process, slot.conn)
         slot.started = -1.0
 
-    def _replace(self, slot: _Slot) -> None:
+    def _replace(self, slot: Slot[Task]) -> None:
         kill_worker(slot.process, slot.conn)
         self.replaced += 1
         fresh = self._start()
@@ -293,50 +373,24 @@ class LocalPool:
 
     def run(self, tasks: Iterable[Task]) -> Iterator[Result]:
         self._ensure_started()
-        pending = deque(tasks)
         timeout = self.settings.task_timeout
-        while pending or any(s.task is not None for s in self._slots):
-            for slot in self._slots:
-                if slot.task is None and pending:
-                    slot.task = pending.popleft()
-                    slot.started = time.monotonic()
-                    slot.conn.send(slot.task)
-            busy = [s for s in self._slots if s.task is not None]
-            now = time.monotonic()
-            wait_for = max(0.0, min(s.started + timeout - now for s in busy))
-            handles: list[Any] = [s.conn for s in busy] + [s.process.sentinel for s in busy]
-            ready = multiprocessing.connection.wait(handles, timeout=wait_for)
-            for slot in busy:
-                task = slot.task
-                assert task is not None
-                if slot.conn in ready:
-                    try:
-                        status, payload = slot.conn.recv()
-                    except (EOFError, OSError):
-                        status, payload = "crashed", None
-                    if status == "done":
-                        slot.task = None
-                        yield task, payload
-                        continue
-                    if status in ("failed", "exhausted"):
-                        slot.task = None
-                        kind = "internal_error" if status == "failed" else "resource_limit"
-                        yield task, failed_result(self.suite, task, kind, payload)
-                        continue
-                elif slot.process.sentinel not in ready:
-                    if time.monotonic() - slot.started < timeout:
-                        continue
-                    self._replace(slot)
-                    yield task, failed_result(
-                        self.suite, task, "timeout",
-                        f"grading took longer than {timeout:g} s; the worker was stopped",
-                    )  # fmt: skip
-                    continue
-                code = slot.process.exitcode
-                self._replace(slot)
+        for event in feed(self._slots, deque(tasks), timeout, lost=self._replace):
+            task = event.job
+            if event.status == "done":
+                yield task, event.payload
+            elif event.status in ("failed", "exhausted"):
+                kind = "internal_error" if event.status == "failed" else "resource_limit"
+                yield task, failed_result(self.suite, task, kind, event.payload)
+            elif event.status == "timeout":
+                yield task, failed_result(
+                    self.suite, task, "timeout",
+                    f"grading took longer than {timeout:g} s; the worker was stopped",
+                )  # fmt: skip
+            else:
                 yield task, failed_result(
                     self.suite, task, "worker_crashed",
-                    f"the worker process died (exit code {code}) while grading this pair",
+                    f"the worker process died (exit code {event.payload}) while grading "
+                    "this pair",
                 )  # fmt: skip
 
     def close(self) -> None:

@@ -15,14 +15,14 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
-import time
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlequiv.grading.pools import (
+    Slot,
     await_ready,
+    feed,
     kill_worker,
     start_worker,
     stop_workers,
@@ -76,15 +76,6 @@ def _serve(conn: multiprocessing.connection.Connection, settings: BenchmarkSetti
             conn.send(("failed", f"{type(err).__name__}: {err}"))
 
 
-@dataclass
-class _Slot:
-    process: Any
-    conn: multiprocessing.connection.Connection
-    item: BenchmarkItem | None = None
-    started: float = 0.0
-    exec_result: dict[str, Any] | None = None
-
-
 class LocalBenchmarkPool:
     """``workers`` processes, each with its own caches and SQLite connections."""
 
@@ -92,14 +83,14 @@ class LocalBenchmarkPool:
         self.settings = settings
         self.workers = max(1, workers or os.cpu_count() or 1)
         self._context = multiprocessing.get_context("spawn")
-        self._slots: list[_Slot] = []
+        self._slots: list[Slot[BenchmarkItem]] = []
         #: Workers stopped after a crash or a timeout (fresh ones start when work needs them).
         self.replaced = 0
 
-    def _spawn(self) -> _Slot:
-        return _Slot(*start_worker(self._context, _serve, (self.settings,)))
+    def _spawn(self) -> Slot[BenchmarkItem]:
+        return Slot(*start_worker(self._context, _serve, (self.settings,)))
 
-    def _retire(self, slot: _Slot) -> None:
+    def _retire(self, slot: Slot[BenchmarkItem]) -> None:
         """Kill a worker that crashed or overran; a fresh one starts when work needs it."""
         kill_worker(slot.process, slot.conn)
         self.replaced += 1
@@ -107,7 +98,7 @@ class LocalBenchmarkPool:
 
     def _top_up(self, pending: int) -> None:
         """Start workers (together: each imports sqlglot and z3) for work no idle one takes."""
-        idle = sum(s.item is None for s in self._slots)
+        idle = sum(s.job is None for s in self._slots)
         wanted = min(self.workers - len(self._slots), pending - idle)
         fresh = [self._spawn() for _ in range(max(0, wanted))]
         self._slots.extend(fresh)
@@ -115,73 +106,29 @@ class LocalBenchmarkPool:
             await_ready(slot.process, slot.conn)
 
     def run(self, items: Iterable[BenchmarkItem]) -> Iterator[Result]:
-        pending = deque(items)
         timeout = self.settings.item_timeout
-        while pending or any(s.item is not None for s in self._slots):
-            self._top_up(len(pending))
-            for slot in self._slots:
-                if slot.item is None and pending:
-                    slot.item = pending.popleft()
-                    slot.started = time.monotonic()
-                    slot.exec_result = None
-                    slot.conn.send(slot.item)
-            busy = [s for s in self._slots if s.item is not None]
-            now = time.monotonic()
-            wait_for = max(0.0, min(s.started + timeout - now for s in busy))
-            handles: list[Any] = [s.conn for s in busy] + [s.process.sentinel for s in busy]
-            ready = multiprocessing.connection.wait(handles, timeout=wait_for)
-            for slot in list(busy):
-                item = slot.item
-                assert item is not None
-                if slot.conn in ready:
-                    try:
-                        status, payload = slot.conn.recv()
-                    except (EOFError, OSError):
-                        status, payload = "crashed", None
-                    if status == "exec":
-                        slot.exec_result = payload
-                        continue
-                    if status == "done":
-                        slot.item = None
-                        yield item, payload
-                        continue
-                    if status == "failed":
-                        slot.item = None
-                        yield (
-                            item,
-                            failed_record(
-                                self.settings, item, slot.exec_result, "internal_error", payload
-                            ),
-                        )
-                        continue
-                elif slot.process.sentinel not in ready:
-                    if time.monotonic() - slot.started < timeout:
-                        continue
-                    exec_result = slot.exec_result
-                    self._retire(slot)
-                    yield (
-                        item,
-                        failed_record(
-                            self.settings,
-                            item,
-                            exec_result,
-                            "timeout",
-                            f"grading took longer than {timeout:g} s; the worker was stopped",
-                        ),
-                    )
-                    continue
-                code = slot.process.exitcode
-                exec_result = slot.exec_result
-                self._retire(slot)
-                yield (
-                    item,
-                    failed_record(
-                        self.settings,
-                        item,
-                        exec_result,
-                        "worker_crashed",
-                        f"the worker process died (exit code {code}) while grading this item",
-                    ),
+        events = feed(
+            self._slots, deque(items), timeout,
+            lost=self._retire, top_up=self._top_up, interim=frozenset({"exec"}),
+        )  # fmt: skip
+        for event in events:
+            item, exec_result = event.job, event.partial
+            if event.status == "done":
+                yield item, event.payload
+            elif event.status == "timeout":
+                message = f"grading took longer than {timeout:g} s; the worker was stopped"
+                yield item, failed_record(self.settings, item, exec_result, "timeout", message)
+            elif event.status == "crashed":
+                message = (
+                    f"the worker process died (exit code {event.payload}) while grading "
+                    "this item"
+                )
+                yield item, failed_record(
+                    self.settings, item, exec_result, "worker_crashed", message
+                )
+            else:
+                yield item, failed_record(
+                    self.settings, item, exec_result, "internal_error", event.payload
                 )
 
     def close(self) -> None:
