@@ -13,7 +13,7 @@ a clean error or a sound verdict, within its budget plus 2 s, under 2 GB.
 
 The inputs are not copied here: the issue's own inputs are built from the helpers the tests
 use (``tests/test_limits.py``, ``tests/test_size_bombs.py``, ``tests/test_grade_run.py``),
-and every entry of ``tests/sandbox_attacks.py`` (ATTACKS in each placement, SCHEMA_ATTACKS,
+and every entry of ``tests/support/sandbox_attacks.py`` (ATTACKS in each placement, SCHEMA_ATTACKS,
 BOMBS) and of ``benchmarks/bombs.py`` runs as well. The parent imports none of sqlequiv, so
 its own memory does not count in a child's ``ru_maxrss``.
 
@@ -574,11 +574,11 @@ def _dev_full(tmp: Path) -> Result:
     return _clean_error(code, err, 2, "is not a regular file")
 
 
-# -- tests/sandbox_attacks.py and benchmarks/bombs.py
+# -- tests/support/sandbox_attacks.py and benchmarks/bombs.py
 
 
 def _sandbox_cases() -> list[Case]:
-    import sandbox_attacks as sa
+    from support import sandbox_attacks as sa
 
     budget = _check_budget()
     cases = [
@@ -601,7 +601,7 @@ def _sandbox_cases() -> list[Case]:
 
 
 def _attack(tmp: Path, attack: Any) -> Result:
-    import sandbox_attacks as sa
+    from support import sandbox_attacks as sa
 
     problems = []
     labels = set()
@@ -620,7 +620,7 @@ def _attack(tmp: Path, attack: Any) -> Result:
 
 
 def _schema_attack(tmp: Path, attack: Any) -> Result:
-    import sandbox_attacks as sa
+    from support import sandbox_attacks as sa
 
     with sa.sentinels_in(tmp / "sentinels") as sentinels:
         ddl = sentinels.fill(attack.template)
@@ -638,7 +638,7 @@ def _schema_attack(tmp: Path, attack: Any) -> Result:
 
 
 def _sandbox_bomb(bomb: Any) -> Result:
-    import sandbox_attacks as sa
+    from support import sandbox_attacks as sa
 
     outcome = sa.run_check(bomb.sql(), bomb.reference)
     outcome.extra["health"] = sa.healthy(graded_too=False)

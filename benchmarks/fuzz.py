@@ -5,7 +5,7 @@ Usage::
     python benchmarks/fuzz.py --seconds 600 [--target guard|schema|check|cli|all]
         [--seed 0] [--out /tmp/fuzz_crashes] [--hang 30]
 
-The generators are those of ``tests/test_fuzz.py`` (``tests/fuzz_inputs.py``), driven by
+The generators are those of ``tests/test_fuzz.py`` (``tests/support/fuzz_inputs.py``), driven by
 a seeded ``random.Random`` instead of Hypothesis: no shrinking machinery, many more
 inputs per second, the same inputs for the same seed. The contracts checked:
 
@@ -56,8 +56,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import fuzz_inputs as fi
-from fuzz_inputs import SMALL, SMALL_ARGS, VERDICTS
 from sqlequiv import (
     Schema,
     SchemaError,
@@ -68,6 +66,8 @@ from sqlequiv import (
 )
 from sqlequiv.cli import main as cli_main
 from sqlequiv.guard import guard_query
+from support import fuzz_inputs as fi
+from support.fuzz_inputs import SMALL, SMALL_ARGS, VERDICTS
 
 # "the query could not be analysed (KeyError: ...)": an internal error the guard caught.
 _MASKED = re.compile(r"\((\w+(?:Error|Exception|Exit|Interrupt)\w*)\b")

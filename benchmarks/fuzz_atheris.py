@@ -33,7 +33,7 @@ with atheris.instrument_imports(include=["sqlequiv", "sqlglot"]):
     from sqlequiv.guard import guard_query
     from sqlequiv.schema import load_schema
 
-import fuzz_inputs as fi
+from support import fuzz_inputs as fi
 
 DIALECTS = ("duckdb", "postgres", "mysql", "sqlite", "trino", "spark", *fi.DIALECT_NAMES)
 _MASKED = re.compile(r"could not be analysed \((\w+Error|\w+Exception)\b")

@@ -3,7 +3,7 @@
 Bad input must come back as a refusal, never as a traceback: ``guard_query`` raises
 only ``SqlequivError``, ``load_schema`` only ``SchemaError``, ``check`` never raises and
 returns one of the four verdicts, and ``sqlequiv check`` exits 0-3 without printing a
-traceback. The inputs (``fuzz_inputs.py``) are mutated corpus queries and schemas, token
+traceback. The inputs (``support/fuzz_inputs.py``) are mutated corpus queries and schemas, token
 soups, junk text and bytes, and junk dialects. Derandomized, so CI sees the same inputs
 on every run; ``benchmarks/fuzz.py`` runs the same generators for as long as you like.
 """
@@ -22,7 +22,10 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from fuzz_inputs import (
+from sqlequiv import Schema, SchemaError, SqlequivError, Verdict, check, load_schema
+from sqlequiv.cli import main
+from sqlequiv.guard import guard_query
+from support.fuzz_inputs import (
     SMALL,
     SMALL_ARGS,
     VERDICTS,
@@ -35,9 +38,6 @@ from fuzz_inputs import (
     guard_cases,
     schema_sources,
 )
-from sqlequiv import Schema, SchemaError, SqlequivError, Verdict, check, load_schema
-from sqlequiv.cli import main
-from sqlequiv.guard import guard_query
 
 #: Seconds one input may take before it counts as a hang.
 LIMIT = 10.0

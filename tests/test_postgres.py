@@ -22,13 +22,13 @@ from typing import Any
 
 import pytest
 
-import sandbox_attacks as sa
 from sqlequiv import check
 from sqlequiv.cli import main
 from sqlequiv.errors import QueryFailed
 from sqlequiv.execute import postgres_server
 from sqlequiv.options import Options
 from sqlequiv.schema import load_schema
+from support import sandbox_attacks as sa
 
 if os.environ.get("SQLEQUIV_REQUIRE_POSTGRES") == "1":  # CI: a missing server is a failure
     import psycopg

@@ -17,7 +17,6 @@ import sqlglot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rewrites import CHANGING, PRESERVING
 from sqlequiv import Options, check
 from sqlequiv.compare.rows import compare_results
 from sqlequiv.corpus import load_corpus
@@ -26,6 +25,7 @@ from sqlequiv.database.constraints import python_violations
 from sqlequiv.guard import guard_query
 from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
+from support.rewrites import CHANGING, PRESERVING
 
 FAST = Options(max_fixtures=150, time_budget=1.0)
 CASES = [c for c in load_corpus() if c.expect != "error"]

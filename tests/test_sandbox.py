@@ -12,7 +12,7 @@ Resource bombs must end within the configured limits as an ``error`` and leave t
 able to check the next pair. Bombs that today escape the limits run in a child process with
 a capped address space and a hard kill, so that a failure does not take the runner with it.
 
-``python tests/sandbox_attacks.py OUT.md`` writes the same rows as a markdown table.
+``python tests/support/sandbox_attacks.py OUT.md`` writes the same rows as a markdown table.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from typing import Any
 import duckdb
 import pytest
 
-import sandbox_attacks as sa
 from sqlequiv.cli import main
 from sqlequiv.errors import SchemaError
 from sqlequiv.execute.duckdb_engine import DuckDBExecutor
@@ -38,6 +37,7 @@ from sqlequiv.grading import RECORD_KEYS
 from sqlequiv.grading.run import grade_suite
 from sqlequiv.grading.worker import Settings
 from sqlequiv.schema import load_schema
+from support import sandbox_attacks as sa
 
 CASES = [
     pytest.param(attack, placement, id=f"{attack.name}-{placement}")

@@ -1,0 +1,879 @@
+# The normalizer's pairs (tests/test_normalize.py): spellings of one query that must meet
+# (expect: equivalent, method: normalized: their canonical forms are equal) and near
+# misses that must not (expect: not_equivalent). The corpus format (corpus/README.md),
+# read with sqlequiv.corpus.load_file; the schema is tests/data/schemas/normalize_shop.sql.
+# schema: normalize_shop
+
+#----------------------------------------------------------------------
+# Positive pairs: each must normalize to the same canonical SQL.
+#----------------------------------------------------------------------
+
+# 1. alias and table-alias renames
+# title: alias-rename
+# expect: equivalent
+# method: normalized
+SELECT c.name AS n FROM customers c;
+SELECT x.name FROM customers AS x;
+
+# title: unaliased-vs-aliased-table
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE plan = 'x';
+SELECT cu.name AS customer_name FROM customers cu WHERE cu.plan = 'x';
+
+# title: derived-table-alias-and-column-names
+# expect: equivalent
+# method: normalized
+SELECT s.k, s.n FROM (SELECT plan AS k, count(*) AS n FROM customers GROUP BY plan) s WHERE s.n > 1;
+SELECT q.p, q.cnt FROM (SELECT plan AS p, count(*) AS cnt FROM customers GROUP BY plan) AS q WHERE q.cnt > 1;
+
+# title: correlated-subquery-aliases
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+SELECT a.name FROM customers a WHERE EXISTS (SELECT 1 FROM orders b WHERE a.customer_id = b.customer_id);
+
+# 2. column order at the top level
+# title: column-order
+# expect: equivalent
+# method: normalized
+SELECT name, plan FROM customers;
+SELECT plan, name FROM customers;
+
+# title: column-order-with-order-by-ordinal
+# expect: equivalent
+# method: normalized
+SELECT name, plan FROM customers ORDER BY 2, 1;
+SELECT plan, name FROM customers ORDER BY 1, 2;
+
+# title: order-by-alias-vs-expression
+# expect: equivalent
+# method: normalized
+SELECT name AS n FROM customers ORDER BY n DESC;
+SELECT name FROM customers ORDER BY customers.name DESC;
+
+# 3. AND / OR operand order, nesting and duplicates
+# title: and-order
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE plan = 'x' AND customer_id > 1;
+SELECT name FROM customers WHERE customer_id > 1 AND plan = 'x';
+
+# title: and-nesting-and-dup
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE (plan = 'x' AND name = 'a') AND plan = 'x';
+SELECT name FROM customers WHERE name = 'a' AND (plan = 'x');
+
+# title: or-order-and-dup
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE plan = 'x' OR name = 'a' OR plan = 'x';
+SELECT name FROM customers WHERE name = 'a' OR plan = 'x';
+
+# title: or-of-ands
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE (plan = 'x' AND name = 'a') OR customer_id = 1;
+SELECT name FROM customers WHERE customer_id = 1 OR (name = 'a' AND plan = 'x');
+
+# 4. BETWEEN, NOT BETWEEN, comparison orientation
+# title: between
+# expect: equivalent
+# method: normalized
+SELECT order_id FROM orders WHERE amount BETWEEN 1 AND 5;
+SELECT order_id FROM orders WHERE amount >= 1 AND amount <= 5;
+
+# title: not-between
+# expect: equivalent
+# method: normalized
+SELECT order_id FROM orders WHERE amount NOT BETWEEN 1 AND 5;
+SELECT order_id FROM orders WHERE amount < 1 OR amount > 5;
+
+# title: between-timestamps
+# expect: equivalent
+# method: normalized
+SELECT order_id FROM orders WHERE placed_at BETWEEN TIMESTAMP '2020-01-01' AND TIMESTAMP '2020-01-31';
+SELECT order_id FROM orders WHERE TIMESTAMP '2020-01-31' >= placed_at AND placed_at >= TIMESTAMP '2020-01-01';
+
+# title: orientation
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE 5 < customer_id;
+SELECT name FROM customers WHERE customer_id > 5;
+
+# title: equality-orientation
+# expect: equivalent
+# method: normalized
+SELECT o.order_id FROM orders o, customers c WHERE o.customer_id = c.customer_id;
+SELECT o.order_id FROM orders o, customers c WHERE c.customer_id = o.customer_id;
+
+# 5. COUNT(1) / COUNT(literal)
+# title: count-1
+# expect: equivalent
+# method: normalized
+SELECT COUNT(1) FROM orders;
+SELECT COUNT(*) FROM orders;
+
+# title: count-string
+# expect: equivalent
+# method: normalized
+SELECT COUNT('x') FROM orders;
+SELECT COUNT(*) FROM orders;
+
+# 6. inner-join order, comma joins, ON vs WHERE
+# title: join-vs-comma
+# expect: equivalent
+# method: normalized
+SELECT c.name, o.amount FROM customers c JOIN orders o ON c.customer_id = o.customer_id;
+SELECT c.name, o.amount FROM customers c, orders o WHERE c.customer_id = o.customer_id;
+
+# title: join-order
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM orders o INNER JOIN customers c ON o.customer_id = c.customer_id WHERE o.amount > 5;
+SELECT c.name FROM customers c JOIN orders o ON c.customer_id = o.customer_id AND o.amount > 5;
+
+# title: join-using
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c JOIN orders o USING (customer_id);
+SELECT c.name FROM orders o, customers c WHERE o.customer_id = c.customer_id;
+
+# title: self-join-swapped-aliases
+# expect: equivalent
+# method: normalized
+SELECT a.order_id FROM orders a JOIN orders b ON a.customer_id = b.customer_id WHERE b.amount > 5;
+SELECT y.order_id FROM orders x JOIN orders y ON x.customer_id = y.customer_id WHERE x.amount > 5;
+
+# title: cross-join
+# expect: equivalent
+# method: normalized
+SELECT c.name, o.order_id FROM customers c CROSS JOIN orders o;
+SELECT c.name, o.order_id FROM orders o, customers c;
+
+# 7. derived tables and CTEs vs the flat query
+# title: derived-star
+# expect: equivalent
+# method: normalized
+SELECT * FROM (SELECT name, plan FROM customers WHERE customer_id > 1) s;
+SELECT name, plan FROM customers WHERE customer_id > 1;
+
+# title: derived-with-outer-filter
+# expect: equivalent
+# method: normalized
+SELECT s.name FROM (SELECT name, plan FROM customers) s WHERE s.plan = 'x';
+SELECT name FROM customers WHERE plan = 'x';
+
+# title: cte-flat
+# expect: equivalent
+# method: normalized
+WITH s AS (SELECT name, plan FROM customers WHERE plan = 'x') SELECT name FROM s;
+SELECT name FROM customers WHERE plan = 'x';
+
+# title: cte-chain
+# expect: equivalent
+# method: normalized
+WITH a AS (SELECT * FROM orders WHERE amount > 1), b AS (SELECT order_id, amount FROM a WHERE amount < 9) SELECT order_id FROM b;
+SELECT order_id FROM orders WHERE amount > 1 AND amount < 9;
+
+# title: derived-join
+# expect: equivalent
+# method: normalized
+SELECT c.name, t.amount FROM customers c JOIN (SELECT customer_id, amount FROM orders WHERE amount > 2) t ON c.customer_id = t.customer_id;
+SELECT c.name, o.amount FROM customers c, orders o WHERE o.amount > 2 AND c.customer_id = o.customer_id;
+
+# title: derived-expression-projection
+# expect: equivalent
+# method: normalized
+SELECT s.total FROM (SELECT amount * 2 AS total FROM orders) s WHERE s.total > 4;
+SELECT amount * 2 FROM orders WHERE amount * 2 > 4;
+
+# title: derived-grouped-identity
+# expect: equivalent
+# method: normalized
+SELECT * FROM (SELECT plan, count(*) AS n FROM customers GROUP BY plan) t;
+SELECT plan, count(*) FROM customers GROUP BY plan;
+
+# title: derived-grouped-order-limit
+# expect: equivalent
+# method: normalized
+SELECT * FROM (SELECT plan, count(*) AS n FROM customers GROUP BY plan) t ORDER BY t.n DESC LIMIT 1;
+SELECT plan, count(*) AS n FROM customers GROUP BY plan ORDER BY n DESC LIMIT 1;
+
+# title: cte-left-join
+# expect: equivalent
+# method: normalized
+WITH big AS (SELECT * FROM customers WHERE plan = 'x') SELECT big.name, o.order_id FROM big LEFT JOIN orders o ON o.customer_id = big.customer_id;
+SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE c.plan = 'x';
+
+# 8. GROUP BY ordinal and key order
+# title: group-by-ordinal
+# expect: equivalent
+# method: normalized
+SELECT plan, count(*) FROM customers GROUP BY 1;
+SELECT plan, count(*) FROM customers GROUP BY plan;
+
+# title: group-by-key-order
+# expect: equivalent
+# method: normalized
+SELECT plan, name, count(*) FROM customers GROUP BY plan, name;
+SELECT name, plan, count(*) FROM customers GROUP BY name, plan;
+
+# 9. other sound rewrites
+# title: not-equal
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE NOT (plan = 'x');
+SELECT name FROM customers WHERE plan <> 'x';
+
+# title: bang-equal
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE plan != 'x';
+SELECT name FROM customers WHERE plan <> 'x';
+
+# title: de-morgan
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE NOT (plan = 'x' OR customer_id < 2);
+SELECT name FROM customers WHERE plan <> 'x' AND customer_id >= 2;
+
+# title: in-single
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE plan IN ('x');
+SELECT name FROM customers WHERE plan = 'x';
+
+# title: in-sorted-dedup
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE plan IN ('y', 'x', 'y');
+SELECT name FROM customers WHERE plan IN ('x', 'y');
+
+# title: not-in-single
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE plan NOT IN ('x');
+SELECT name FROM customers WHERE plan <> 'x';
+
+# title: distinct-vs-group-by
+# expect: equivalent
+# method: normalized
+SELECT DISTINCT plan FROM customers;
+SELECT plan FROM customers GROUP BY plan;
+
+# title: distinct-redundant-with-group-by
+# expect: equivalent
+# method: normalized
+SELECT DISTINCT plan, count(*) FROM customers GROUP BY plan;
+SELECT plan, count(*) FROM customers GROUP BY plan;
+
+# title: parentheses
+# expect: equivalent
+# method: normalized
+SELECT order_id FROM orders WHERE ((amount) + 1) > 2;
+SELECT order_id FROM orders WHERE amount + 1 > 2;
+
+# title: union-branch-aliases
+# expect: equivalent
+# method: normalized
+SELECT name AS x FROM customers UNION SELECT plan AS y FROM customers;
+SELECT c.name FROM customers c UNION SELECT d.plan FROM customers d;
+
+# title: not-like
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE NOT (name LIKE 'a%' OR name IS NULL);
+SELECT name FROM customers WHERE name NOT LIKE 'a%' AND name IS NOT NULL;
+
+# title: having-orientation-and-alias
+# expect: equivalent
+# method: normalized
+SELECT plan, count(*) AS n FROM customers GROUP BY plan HAVING n > 1;
+SELECT plan, count(*) FROM customers GROUP BY 1 HAVING 1 < count(*);
+
+# title: derived-union-column-names
+# expect: equivalent
+# method: normalized
+SELECT u.n FROM (SELECT name AS n FROM customers UNION SELECT plan AS p FROM customers) u WHERE u.n = 'a';
+SELECT v.m FROM (SELECT name AS m FROM customers UNION SELECT plan FROM customers) AS v WHERE 'a' = v.m;
+
+# title: cte-twice-vs-chain
+# expect: equivalent
+# method: normalized
+WITH a AS (SELECT customer_id, name FROM customers WHERE plan = 'x'), b AS (SELECT a.name FROM a JOIN orders o ON o.customer_id = a.customer_id) SELECT b.name FROM b, a WHERE a.name = b.name;
+WITH a AS (SELECT customer_id, name FROM customers WHERE plan = 'x') SELECT x.name FROM a x JOIN orders o ON o.customer_id = x.customer_id JOIN a y ON y.name = x.name;
+
+# title: exists-over-derived
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE EXISTS (SELECT * FROM (SELECT o.customer_id FROM orders o WHERE o.amount > 1) s WHERE s.customer_id = c.customer_id);
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.amount > 1 AND o.customer_id = c.customer_id);
+
+# title: exists-star-vs-one
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE NOT EXISTS (SELECT * FROM orders o WHERE o.customer_id = c.customer_id);
+SELECT c.name FROM customers c WHERE NOT EXISTS (SELECT DISTINCT o.amount FROM orders o WHERE c.customer_id = o.customer_id);
+
+# title: aggregate-over-derived
+# expect: equivalent
+# method: normalized
+SELECT count(*) FROM (SELECT * FROM orders WHERE amount > 1) s;
+SELECT count(1) FROM orders WHERE amount > 1;
+
+# title: three-way-self-join
+# expect: equivalent
+# method: normalized
+SELECT a.order_id, b.order_id, c.order_id FROM orders a, orders b, orders c WHERE a.customer_id = b.customer_id AND b.amount < c.amount;
+SELECT z.order_id, y.order_id, x.order_id FROM orders x, orders y, orders z WHERE z.customer_id = y.customer_id AND y.amount < x.amount;
+
+# title: group-by-without-aggregates-vs-distinct-with-order
+# expect: equivalent
+# method: normalized
+SELECT DISTINCT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1 ORDER BY c.name LIMIT 2;
+SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1 GROUP BY c.name ORDER BY c.name LIMIT 2;
+
+# title: nested-derived
+# expect: equivalent
+# method: normalized
+SELECT x.n FROM (SELECT y.n FROM (SELECT z.name AS n FROM (SELECT name FROM customers WHERE plan = 'x') z) y WHERE y.n = 'a') x;
+SELECT name FROM customers WHERE plan = 'x' AND name = 'a';
+
+# title: derived-correlated-reference
+# expect: equivalent
+# method: normalized
+SELECT s.name FROM (SELECT name, customer_id FROM customers WHERE plan = 'x') s WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = s.customer_id);
+SELECT c.name FROM customers c WHERE c.plan = 'x' AND EXISTS (SELECT 1 FROM orders o WHERE c.customer_id = o.customer_id);
+
+# title: having-on-group-key-vs-where
+# expect: equivalent
+# method: normalized
+SELECT plan, count(*) FROM customers GROUP BY plan HAVING plan = 'x' AND count(*) > 1;
+SELECT plan, count(*) FROM customers WHERE plan = 'x' GROUP BY plan HAVING count(*) > 1;
+
+# title: distinct-over-primary-key
+# expect: equivalent
+# method: normalized
+SELECT DISTINCT customer_id, name FROM customers WHERE plan = 'x';
+SELECT name, customer_id FROM customers WHERE plan = 'x';
+
+# title: count-distinct-of-primary-key
+# expect: equivalent
+# method: normalized
+SELECT plan, COUNT(DISTINCT customer_id) FROM customers WHERE name <> 'x' GROUP BY plan;
+SELECT c.plan, COUNT(c.customer_id) FROM customers c WHERE c.name <> 'x' GROUP BY c.plan;
+
+# title: intersect-of-filters-on-the-key
+# expect: equivalent
+# method: normalized
+SELECT customer_id, name FROM customers WHERE plan = 'x' INTERSECT SELECT customer_id, name FROM customers WHERE name <> 'y';
+SELECT c.customer_id, c.name FROM customers c WHERE c.plan = 'x' AND c.name <> 'y';
+
+# title: one-row-aggregate-derived-table-vs-scalar-subquery
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, t.m FROM orders o, (SELECT MAX(amount) AS m FROM orders) t WHERE o.amount = t.m;
+SELECT order_id, (SELECT MAX(amount) FROM orders) FROM orders WHERE amount = (SELECT MAX(amount) FROM orders);
+
+# title: not-in-a-null-free-subquery-vs-not-exists
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders WHERE customer_id IS NOT NULL AND amount > 5);
+SELECT c.name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.amount > 5 AND c.customer_id = o.customer_id);
+
+# title: not-in-a-key-vs-not-exists
+# expect: equivalent
+# method: normalized
+SELECT customer_id FROM orders WHERE order_id NOT IN (SELECT customer_id FROM customers);
+SELECT o.customer_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.order_id);
+
+# title: union-branch-order
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers UNION SELECT plan FROM customers WHERE plan <> 'x';
+SELECT plan FROM customers WHERE 'x' <> plan UNION SELECT name FROM customers;
+
+# title: union-all-chain-order-with-limit
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers UNION ALL SELECT plan FROM customers UNION ALL SELECT name FROM customers WHERE customer_id = 1 ORDER BY 1 LIMIT 3;
+SELECT name FROM customers WHERE customer_id = 1 UNION ALL SELECT name FROM customers UNION ALL SELECT plan FROM customers ORDER BY 1 LIMIT 3;
+
+# title: intersect-order-in-subquery
+# expect: equivalent
+# method: normalized
+SELECT order_id FROM orders WHERE customer_id IN (SELECT customer_id FROM customers INTERSECT SELECT customer_id FROM orders);
+SELECT order_id FROM orders WHERE customer_id IN (SELECT customer_id FROM orders INTERSECT SELECT customer_id FROM customers);
+
+# title: union-order-by-name
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers UNION ALL SELECT plan FROM customers ORDER BY name;
+SELECT name FROM customers UNION ALL SELECT plan FROM customers ORDER BY 1;
+
+# ranked derived tables and the first rows by a total order
+# title: ranked-derived-table-vs-order-by-limit
+# expect: equivalent
+# method: normalized
+SELECT r.order_id, r.amount FROM (SELECT order_id, amount, ROW_NUMBER() OVER (ORDER BY amount DESC, order_id) AS rn FROM orders WHERE amount > 1) r WHERE r.rn <= 3 ORDER BY r.rn;
+SELECT order_id, amount FROM orders WHERE amount > 1 ORDER BY amount DESC, order_id ASC LIMIT 3;
+
+# title: qualify-vs-order-by-limit
+# expect: equivalent
+# method: normalized
+SELECT order_id, amount FROM orders QUALIFY ROW_NUMBER() OVER (ORDER BY placed_at, order_id) < 3 ORDER BY placed_at, order_id;
+SELECT o.order_id, o.amount FROM orders o ORDER BY o.placed_at, o.order_id LIMIT 2;
+
+# title: ranked-derived-table-vs-qualify
+# expect: equivalent
+# method: normalized
+SELECT customer_id, order_id FROM (SELECT customer_id, order_id, ROW_NUMBER() OVER (PARTITION BY customer_id ORDER BY placed_at DESC, order_id DESC) AS rn FROM orders) AS x WHERE rn = 1;
+SELECT o.customer_id, o.order_id FROM orders o QUALIFY ROW_NUMBER() OVER (PARTITION BY o.customer_id ORDER BY o.placed_at DESC, o.order_id DESC) = 1;
+
+# title: rank-read-twice
+# expect: equivalent
+# method: normalized
+SELECT d.plan, d.k FROM (SELECT plan, RANK() OVER (ORDER BY plan) AS k FROM customers) d WHERE d.k <= 2;
+SELECT plan, RANK() OVER (ORDER BY plan) FROM customers QUALIFY RANK() OVER (ORDER BY plan) <= 2;
+
+# title: count-of-distinct-rows-of-a-key
+# expect: equivalent
+# method: normalized
+SELECT COUNT(*) FROM (SELECT DISTINCT c.customer_id FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1) AS s;
+SELECT COUNT(DISTINCT c.customer_id) FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1;
+
+# title: count-of-distinct-rows-not-null-by-where
+# expect: equivalent
+# method: normalized
+SELECT COUNT(*) AS n FROM (SELECT DISTINCT plan FROM customers WHERE plan IS NOT NULL) AS s;
+SELECT COUNT(DISTINCT plan) FROM customers WHERE plan IS NOT NULL;
+
+# title: grouped-sum-of-indicators-vs-count-filter
+# expect: equivalent
+# method: normalized
+SELECT plan, SUM(CASE WHEN name LIKE 'A%' THEN 1 ELSE 0 END) AS n FROM customers GROUP BY plan;
+SELECT plan, COUNT(*) FILTER (WHERE name LIKE 'A%') FROM customers GROUP BY plan;
+
+# title: grouped-sum-of-not-null-indicators-vs-count
+# expect: equivalent
+# method: normalized
+SELECT c.customer_id, SUM(CASE WHEN o.amount IS NULL THEN 0 ELSE 1 END) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id;
+SELECT c.customer_id, COUNT(o.amount) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id;
+
+# title: grouped-sum-of-inverted-indicators
+# expect: equivalent
+# method: normalized
+SELECT plan, SUM(CASE WHEN name = 'a' THEN 0 ELSE 1 END) FROM customers GROUP BY plan;
+SELECT plan, COUNT(CASE WHEN name = 'a' THEN NULL ELSE 1 END) FROM customers GROUP BY plan;
+
+# title: not-equal-all-vs-not-in
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE customer_id <> ALL (SELECT customer_id FROM orders);
+SELECT name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders);
+
+# title: equal-any-vs-in
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers c WHERE c.customer_id = ANY (SELECT o.customer_id FROM orders o WHERE o.amount > 1);
+SELECT name FROM customers WHERE customer_id IN (SELECT customer_id FROM orders WHERE amount > 1);
+
+# title: explicit-asc
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers ORDER BY name ASC;
+SELECT name FROM customers ORDER BY name;
+
+# title: in-subquery-vs-exists
+# expect: equivalent
+# method: normalized
+SELECT o.order_id FROM orders o WHERE o.amount > 1 AND o.customer_id IN (SELECT c.customer_id FROM customers c WHERE c.plan = 'x');
+SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.plan = 'x') AND o.amount > 1;
+
+# title: in-distinct-subquery-of-a-join-vs-exists
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT DISTINCT o.customer_id FROM orders o JOIN customers k ON k.customer_id = o.customer_id WHERE k.plan = 'y');
+SELECT c.name FROM customers c WHERE EXISTS (SELECT o.order_id FROM orders o, customers k WHERE o.customer_id = c.customer_id AND k.customer_id = o.customer_id AND k.plan = 'y');
+
+# title: except-of-keyed-rows-vs-not-exists
+# expect: equivalent
+# method: normalized
+SELECT customer_id, name FROM customers WHERE plan = 'x' EXCEPT SELECT c.customer_id, c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1;
+SELECT c.customer_id, c.name FROM customers c WHERE c.plan = 'x' AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 1);
+
+# title: count-filter-of-a-left-join-vs-its-on-condition
+# expect: equivalent
+# method: normalized
+SELECT c.customer_id, COUNT(o.order_id) FILTER (WHERE o.amount > 1) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id;
+SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.customer_id;
+
+# title: sums-of-a-case-of-a-left-join-vs-its-on-condition
+# expect: equivalent
+# method: normalized
+SELECT c.name, COALESCE(SUM(CASE WHEN o.placed_at >= '2020-01-15' THEN o.amount END), 0), MAX(CASE WHEN o.placed_at >= '2020-01-15' THEN o.order_id END) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE c.plan = 'x' GROUP BY c.customer_id, c.name HAVING MAX(CASE WHEN o.placed_at >= '2020-01-15' THEN o.order_id END) IS NULL OR c.name = 'a';
+SELECT c.name, COALESCE(SUM(o.amount), 0), MAX(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.placed_at >= '2020-01-15' WHERE c.plan = 'x' GROUP BY c.customer_id, c.name HAVING MAX(o.order_id) IS NULL OR c.name = 'a';
+
+# title: join-to-a-keyed-table-vs-in
+# expect: equivalent
+# method: normalized
+SELECT o.order_id FROM orders o JOIN customers c ON c.customer_id = o.customer_id WHERE c.plan = 'x' AND o.amount > 1;
+SELECT order_id FROM orders WHERE amount > 1 AND customer_id IN (SELECT customer_id FROM customers WHERE plan = 'x');
+
+# title: grouped-join-to-a-keyed-table-vs-exists
+# expect: equivalent
+# method: normalized
+SELECT o.customer_id, COUNT(*) FROM customers c, orders o WHERE o.customer_id = c.customer_id AND (c.plan = 'x' OR c.name = o.placed_at::TEXT) GROUP BY o.customer_id;
+SELECT o.customer_id, COUNT(*) FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND (c.plan = 'x' OR c.name = o.placed_at::TEXT)) GROUP BY o.customer_id;
+
+# title: not-in-guarded-by-the-where-vs-not-exists
+# expect: equivalent
+# method: normalized
+SELECT o.order_id FROM orders o WHERE o.amount IS NOT NULL AND o.amount NOT IN (SELECT p.amount FROM orders p WHERE p.amount IS NOT NULL AND p.order_id > 1);
+SELECT o.order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM orders p WHERE p.order_id > 1 AND p.amount = o.amount) AND o.amount IS NOT NULL;
+
+#----------------------------------------------------------------------
+# Negative pairs: not equivalent, must not normalize equal.
+#----------------------------------------------------------------------
+
+# title: count-col-vs-star
+# expect: not_equivalent
+SELECT COUNT(plan) FROM customers;
+SELECT COUNT(*) FROM customers;
+
+# title: count-distinct-1-vs-star
+# expect: not_equivalent
+SELECT COUNT(DISTINCT 1) FROM customers;
+SELECT COUNT(*) FROM customers;
+
+# title: left-vs-inner
+# expect: not_equivalent
+SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id;
+SELECT c.name, o.order_id FROM customers c JOIN orders o ON c.customer_id = o.customer_id;
+
+# title: left-join-filter-on-vs-where
+# expect: not_equivalent
+SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND o.amount > 5;
+SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id WHERE o.amount > 5;
+
+# title: distinct-vs-not
+# expect: not_equivalent
+SELECT DISTINCT plan FROM customers;
+SELECT plan FROM customers;
+
+# title: gte-vs-gt
+# expect: not_equivalent
+SELECT name FROM customers WHERE customer_id >= 2;
+SELECT name FROM customers WHERE customer_id > 2;
+
+# title: union-vs-union-all
+# expect: not_equivalent
+SELECT name FROM customers UNION SELECT plan FROM customers;
+SELECT name FROM customers UNION ALL SELECT plan FROM customers;
+
+# title: different-limit
+# expect: not_equivalent
+SELECT name FROM customers ORDER BY name LIMIT 1;
+SELECT name FROM customers ORDER BY name LIMIT 2;
+
+# title: order-direction
+# expect: not_equivalent
+SELECT name FROM customers ORDER BY name;
+SELECT name FROM customers ORDER BY name DESC;
+
+# title: column-order-under-union
+# expect: not_equivalent
+SELECT name, plan FROM customers UNION ALL SELECT plan, name FROM customers;
+SELECT plan, name FROM customers UNION ALL SELECT plan, name FROM customers;
+
+# title: self-join-different-filter-side
+# expect: not_equivalent
+SELECT a.order_id FROM orders a JOIN orders b ON a.customer_id = b.customer_id WHERE a.amount > 5;
+SELECT a.order_id FROM orders a JOIN orders b ON a.customer_id = b.customer_id WHERE b.amount > 5;
+
+# title: self-join-different-projection
+# expect: not_equivalent
+SELECT a.order_id, b.amount FROM orders a JOIN orders b ON a.order_id < b.order_id;
+SELECT b.order_id, a.amount FROM orders a JOIN orders b ON a.order_id < b.order_id;
+
+# title: derived-distinct-vs-flat
+# expect: not_equivalent
+SELECT s.plan FROM (SELECT DISTINCT plan, name FROM customers) s;
+SELECT plan FROM customers;
+
+# title: derived-group-vs-flat
+# expect: not_equivalent
+SELECT s.plan FROM (SELECT plan, count(*) AS n FROM customers GROUP BY plan) s;
+SELECT plan FROM customers;
+
+# title: derived-limit-vs-flat
+# expect: not_equivalent
+SELECT s.name FROM (SELECT name FROM customers ORDER BY name LIMIT 1) s;
+SELECT name FROM customers ORDER BY name;
+
+# title: derived-aggregate-vs-flat
+# expect: not_equivalent
+SELECT s.n FROM (SELECT count(*) AS n FROM orders) s WHERE s.n > 0;
+SELECT count(*) FROM orders HAVING count(*) > 0 AND count(*) > 1;
+
+# title: derived-on-null-side-constant
+# expect: not_equivalent
+SELECT c.name, s.one FROM customers c LEFT JOIN (SELECT 1 AS one, customer_id FROM orders) s ON c.customer_id = s.customer_id;
+SELECT c.name, 1 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id;
+
+# title: not-in-vs-not-equal-any
+# expect: not_equivalent
+SELECT name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders);
+SELECT name FROM customers WHERE customer_id <> ALL (SELECT customer_id FROM orders) OR customer_id IS NULL;
+
+# title: not-vs-is-null
+# expect: not_equivalent
+SELECT name FROM customers WHERE NOT (plan = 'x');
+SELECT name FROM customers WHERE plan <> 'x' OR plan IS NULL;
+
+# title: not-in-with-null-vs-not-equal
+# expect: not_equivalent
+SELECT name FROM customers WHERE plan NOT IN ('x', NULL);
+SELECT name FROM customers WHERE plan <> 'x';
+
+# title: self-join-projection-from-other-side
+# expect: not_equivalent
+SELECT a.order_id FROM orders a, orders b WHERE a.amount < b.amount;
+SELECT b.order_id FROM orders a, orders b WHERE a.amount < b.amount;
+
+# title: group-by-extra-key-vs-distinct
+# expect: not_equivalent
+SELECT plan FROM customers GROUP BY plan, name;
+SELECT DISTINCT plan FROM customers;
+
+# title: count-null-vs-star
+# expect: not_equivalent
+SELECT count(s.n) FROM (SELECT NULL AS n FROM orders) s;
+SELECT count(*) FROM orders;
+
+# title: exists-aggregate-vs-one
+# expect: not_equivalent
+SELECT name FROM customers c WHERE EXISTS (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id);
+SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: volatile-duplicate
+# expect: not_equivalent
+SELECT name FROM customers WHERE random() < 0.5 AND random() < 0.5;
+SELECT name FROM customers WHERE random() < 0.5;
+
+# title: intersect-of-filters-on-a-non-key
+# expect: not_equivalent
+SELECT name FROM customers WHERE plan = 'x' INTERSECT SELECT name FROM customers WHERE name <> 'y';
+SELECT DISTINCT name FROM customers WHERE plan = 'x' AND name <> 'y';
+
+# title: grouped-aggregate-derived-table-vs-scalar-subquery
+# expect: not_equivalent
+SELECT o.order_id FROM orders o, (SELECT MAX(amount) AS m FROM orders GROUP BY customer_id) t WHERE o.amount = t.m;
+SELECT order_id FROM orders WHERE amount = (SELECT MAX(amount) FROM orders);
+
+# title: filtered-aggregate-derived-table-vs-scalar-subquery
+# expect: not_equivalent
+SELECT o.order_id FROM orders o, (SELECT MAX(p.amount) AS m FROM orders p WHERE p.order_id < 3) t WHERE o.amount = t.m;
+SELECT order_id FROM orders WHERE amount = (SELECT MAX(amount) FROM orders);
+
+# title: not-in-a-subquery-that-may-return-null-vs-not-exists
+# expect: not_equivalent
+SELECT name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders);
+SELECT c.name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE c.customer_id = o.customer_id);
+
+# title: not-in-from-the-padded-side-of-a-left-join-vs-not-exists
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE o.order_id NOT IN (SELECT customer_id FROM customers);
+SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE NOT EXISTS (SELECT 1 FROM customers d WHERE d.customer_id = o.order_id);
+
+# title: not-in-from-a-nullable-column-vs-not-exists
+# expect: not_equivalent
+SELECT order_id FROM orders WHERE customer_id NOT IN (SELECT customer_id FROM customers);
+SELECT o.order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id);
+
+# title: distinct-over-non-key
+# expect: not_equivalent
+SELECT DISTINCT customer_id, amount FROM orders;
+SELECT customer_id, amount FROM orders;
+
+# title: count-distinct-of-non-key
+# expect: not_equivalent
+SELECT COUNT(DISTINCT customer_id) FROM orders;
+SELECT COUNT(customer_id) FROM orders;
+
+# title: count-distinct-of-key-under-a-join
+# expect: not_equivalent
+SELECT COUNT(DISTINCT c.customer_id) FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+SELECT COUNT(c.customer_id) FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+
+# title: distinct-over-key-of-joined-table
+# expect: not_equivalent
+SELECT DISTINCT c.customer_id FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+SELECT c.customer_id FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+
+# title: having-aggregate-stays
+# expect: not_equivalent
+SELECT plan FROM customers GROUP BY plan HAVING count(*) > 1;
+SELECT plan FROM customers WHERE plan IS NOT NULL GROUP BY plan HAVING count(*) > 1;
+
+# title: having-without-group-by-stays
+# expect: not_equivalent
+SELECT count(*) FROM customers HAVING count(*) >= 0;
+SELECT count(*) FROM customers WHERE customer_id >= 0;
+
+# title: except-is-not-commutative
+# expect: not_equivalent
+SELECT name FROM customers EXCEPT SELECT plan FROM customers;
+SELECT plan FROM customers EXCEPT SELECT name FROM customers;
+
+# title: union-under-union-all
+# expect: not_equivalent
+SELECT name FROM customers UNION SELECT plan FROM customers UNION ALL SELECT name FROM customers;
+SELECT name FROM customers UNION ALL SELECT plan FROM customers UNION SELECT name FROM customers;
+
+# title: derived-union-names-come-from-first-branch
+# expect: not_equivalent
+SELECT u.x FROM (SELECT name AS x, plan AS y FROM customers UNION ALL SELECT plan AS y, name AS x FROM customers) u;
+SELECT u.x FROM (SELECT plan AS y, name AS x FROM customers UNION ALL SELECT name AS x, plan AS y FROM customers) u;
+
+# title: order-by-all-depends-on-column-order
+# expect: not_equivalent
+SELECT name, plan FROM customers ORDER BY ALL DESC LIMIT 1;
+SELECT plan, name FROM customers ORDER BY ALL DESC LIMIT 1;
+
+# title: parenthesized-query-ordered-by-swapped-alias
+# expect: not_equivalent
+(SELECT name AS plan, plan AS name FROM customers) ORDER BY name LIMIT 1;
+(SELECT name, plan FROM customers) ORDER BY name LIMIT 1;
+
+# title: column-order-kept-when-asked
+# expect: not_equivalent
+SELECT name, plan FROM customers;
+SELECT plan, name FROM customers;
+
+# title: count-of-distinct-rows-counts-null
+# expect: not_equivalent
+SELECT COUNT(*) FROM (SELECT DISTINCT plan FROM customers) AS s;
+SELECT COUNT(DISTINCT plan) FROM customers;
+
+# title: count-of-distinct-rows-of-a-padded-column
+# expect: not_equivalent
+SELECT COUNT(*) FROM (SELECT DISTINCT o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id) AS s;
+SELECT COUNT(DISTINCT o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id;
+
+# title: ungrouped-sum-of-indicators-is-null-on-no-row
+# expect: not_equivalent
+SELECT SUM(CASE WHEN name LIKE 'A%' THEN 1 ELSE 0 END) FROM customers;
+SELECT COUNT(*) FILTER (WHERE name LIKE 'A%') FROM customers;
+
+# title: grouped-sum-without-else-is-null-in-a-group-without-match
+# expect: not_equivalent
+SELECT plan, SUM(CASE WHEN name LIKE 'A%' THEN 1 END) FROM customers GROUP BY plan;
+SELECT plan, COUNT(*) FILTER (WHERE name LIKE 'A%') FROM customers GROUP BY plan;
+
+# title: grouped-sum-of-inverted-indicators-vs-count
+# expect: not_equivalent
+SELECT plan, SUM(CASE WHEN name = 'a' THEN 0 ELSE 1 END) FROM customers GROUP BY plan;
+SELECT plan, COUNT(*) FILTER (WHERE name <> 'a') FROM customers GROUP BY plan;
+
+# title: not-equal-any-vs-not-in
+# expect: not_equivalent
+SELECT name FROM customers WHERE customer_id <> ANY (SELECT customer_id FROM orders);
+SELECT name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders);
+
+# title: equal-all-vs-in
+# expect: not_equivalent
+SELECT name FROM customers WHERE customer_id = ALL (SELECT customer_id FROM orders);
+SELECT name FROM customers WHERE customer_id IN (SELECT customer_id FROM orders);
+
+# title: row-number-over-ties-vs-limit
+# expect: not_equivalent
+SELECT order_id FROM orders QUALIFY ROW_NUMBER() OVER (ORDER BY amount) <= 2 ORDER BY amount;
+SELECT order_id FROM orders ORDER BY amount LIMIT 2;
+
+# title: qualify-without-order-by-vs-limit
+# expect: not_equivalent
+SELECT order_id FROM orders QUALIFY ROW_NUMBER() OVER (ORDER BY order_id) <= 2;
+SELECT order_id FROM orders ORDER BY order_id LIMIT 2;
+
+# title: first-per-partition-vs-first
+# expect: not_equivalent
+SELECT order_id FROM orders QUALIFY ROW_NUMBER() OVER (PARTITION BY customer_id ORDER BY order_id) = 1 ORDER BY order_id;
+SELECT order_id FROM orders ORDER BY order_id LIMIT 1;
+
+# title: filter-after-ranking-vs-before
+# expect: not_equivalent
+SELECT r.order_id FROM (SELECT order_id, amount, ROW_NUMBER() OVER (ORDER BY order_id) AS rn FROM orders) r WHERE r.rn <= 2 AND r.amount > 1 ORDER BY r.order_id;
+SELECT order_id FROM orders WHERE amount > 1 ORDER BY order_id LIMIT 2;
+
+# title: order-by-an-alias-of-another-column
+# expect: not_equivalent
+SELECT order_id AS amount, amount AS x FROM orders QUALIFY ROW_NUMBER() OVER (ORDER BY amount DESC, order_id) <= 2 ORDER BY amount DESC, order_id;
+SELECT order_id AS amount, amount AS x FROM orders ORDER BY x DESC, amount LIMIT 2;
+
+# title: negated-in-subquery-vs-not-exists
+# expect: not_equivalent
+SELECT o.order_id FROM orders o WHERE NOT (o.customer_id IN (SELECT c.customer_id FROM customers c WHERE c.plan = 'x'));
+SELECT o.order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.plan = 'x');
+
+# title: in-subquery-as-a-value-vs-exists
+# expect: not_equivalent
+SELECT o.order_id, o.amount IN (SELECT p.amount FROM orders p WHERE p.order_id > 2) FROM orders o;
+SELECT o.order_id, EXISTS (SELECT 1 FROM orders p WHERE p.order_id > 2 AND o.amount = p.amount) FROM orders o;
+
+# title: except-of-unkeyed-rows-vs-not-exists
+# expect: not_equivalent
+SELECT name FROM customers EXCEPT SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+SELECT c.name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: except-of-other-columns-vs-not-exists
+# expect: not_equivalent
+SELECT customer_id, name FROM customers EXCEPT SELECT c.customer_id, c.plan FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+SELECT c.customer_id, c.name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: count-star-filter-of-a-left-join-vs-its-on-condition
+# expect: not_equivalent
+SELECT c.customer_id, COUNT(*) FILTER (WHERE o.amount > 1) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id;
+SELECT c.customer_id, COUNT(*) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.customer_id;
+
+# title: case-of-the-preserved-side-vs-on-condition
+# expect: not_equivalent
+SELECT c.plan, COUNT(CASE WHEN o.amount > 1 THEN c.customer_id END) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.plan;
+SELECT c.plan, COUNT(c.customer_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.plan;
+
+# title: case-of-a-left-join-whose-where-reads-it-vs-on-condition
+# expect: not_equivalent
+SELECT c.customer_id, COUNT(CASE WHEN o.amount > 1 THEN o.order_id END) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount IS NULL OR o.amount > 1 GROUP BY c.customer_id;
+SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount > 1 WHERE o.amount IS NULL OR o.amount > 1 GROUP BY c.customer_id;
+
+# title: two-conditions-of-a-left-join-vs-one-on-condition
+# expect: not_equivalent
+SELECT c.customer_id, COUNT(CASE WHEN o.amount > 1 THEN o.order_id END), SUM(CASE WHEN o.amount > 2 THEN o.amount END) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id;
+SELECT c.customer_id, COUNT(o.order_id), SUM(o.amount) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.customer_id;
+
+# title: row-number-of-ties-read-twice
+# expect: not_equivalent
+SELECT d.rn FROM (SELECT ROW_NUMBER() OVER (ORDER BY plan) AS rn FROM customers) d WHERE d.rn <= 2;
+SELECT ROW_NUMBER() OVER (ORDER BY plan) FROM customers QUALIFY ROW_NUMBER() OVER (ORDER BY plan) <= 2;
+
+# title: join-on-a-column-that-is-no-key-vs-exists
+# expect: not_equivalent
+SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 1);
+
+# title: join-to-a-keyed-table-on-another-column-vs-exists
+# expect: not_equivalent
+SELECT o.order_id FROM orders o JOIN customers c ON c.name = o.placed_at::TEXT WHERE c.plan = 'x';
+SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.name = o.placed_at::TEXT AND c.plan = 'x');
+
+# title: not-in-guarded-under-or-vs-not-exists
+# expect: not_equivalent
+SELECT o.order_id FROM orders o WHERE o.amount IS NOT NULL OR o.amount NOT IN (SELECT p.amount FROM orders p WHERE p.amount IS NOT NULL);
+SELECT o.order_id FROM orders o WHERE o.amount IS NOT NULL OR NOT EXISTS (SELECT 1 FROM orders p WHERE p.amount = o.amount);
+
+# title: not-in-guarded-on-another-column-vs-not-exists
+# expect: not_equivalent
+SELECT o.order_id FROM orders o WHERE o.customer_id IS NOT NULL AND o.amount NOT IN (SELECT p.amount FROM orders p WHERE p.amount IS NOT NULL);
+SELECT o.order_id FROM orders o WHERE o.customer_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM orders p WHERE p.amount = o.amount);
