@@ -300,6 +300,6 @@ def test_a_column_its_table_lacks_is_unsupported_not_a_key_error() -> None:
     block = read_query(sqlglot.parse_one(
         "SELECT n.n_name FROM nation AS n WHERE n.n_name0 = 'FRANCE' OR n.n_nationkey = 1"
     ))  # fmt: skip
-    scope = Scope(schema, Prover(schema), {"c": block})
+    scope = Scope(schema, Prover(schema).solver, {"c": block})
     with pytest.raises(Unsupported, match="n_name0 of n, which its table nation lacks"):
         scope.predicate("c", block.where)

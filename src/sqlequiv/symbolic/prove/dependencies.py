@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import z3
 from sqlglot import exp
@@ -33,31 +32,30 @@ from sqlglot import exp
 from sqlequiv.schema.model import Schema
 from sqlequiv.symbolic.prove.blocks import Block, Query, SetOp, Source, has_aggregate
 from sqlequiv.symbolic.prove.scope import Scope
+from sqlequiv.symbolic.prove.solver import ProofSolver
 from sqlequiv.symbolic.terms import SymValue, Unsupported, same
 from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
-
-if TYPE_CHECKING:
-    from sqlequiv.symbolic.prove.prover import Prover
 
 __all__ = ["determines", "grouped_rows", "identifies", "identifying_columns", "is_set"]
 
 
 def determines(
-    prover: Prover, block: Block, xs: Sequence[exp.Expr], ys: Sequence[exp.Expr]
-) -> bool:
+    schema: Schema, solver: ProofSolver, block: Block, xs: Sequence[exp.Expr],
+    ys: Sequence[exp.Expr],
+) -> bool:  # fmt: skip
     """Whether ``xs`` determine ``ys`` over the kept rows of ``block`` (not aggregated)."""
     if any(has_aggregate(e) for e in (*xs, *ys)):
         return False
-    scope = _two_copies(prover, block)
+    scope = _two_copies(schema, solver, block)
     try:
         premise = _both_kept(scope, block) + [_agree(scope, x) for x in xs]
         goal = bool_and(*(_agree(scope, y) for y in ys))
     except (Unsupported, z3.Z3Exception):
         return False
-    return prover.valid(scope, z3.Implies(bool_and(*premise), goal))
+    return solver.valid(scope, z3.Implies(bool_and(*premise), goal))
 
 
-def is_set(prover: Prover, block: Block) -> bool:
+def is_set(schema: Schema, solver: ProofSolver, block: Block) -> bool:
     """Whether ``block`` returns every row at most once, DISTINCT or not.
 
     A grouped block is a set when its outputs determine its group keys; any
@@ -68,14 +66,16 @@ def is_set(prover: Prover, block: Block) -> bool:
             return True  # one row
         plain = [o for o in block.outputs if not has_aggregate(o)]
         keys = [g for g in block.group if g.find(exp.Column) is not None]
-        return determines(prover, grouped_rows(block), plain, keys)
-    return identifies(prover, block, block.outputs)
+        return determines(schema, solver, grouped_rows(block), plain, keys)
+    return identifies(schema, solver, block, block.outputs)
 
 
-def identifies(prover: Prover, block: Block, xs: Sequence[exp.Expr]) -> bool:
+def identifies(
+    schema: Schema, solver: ProofSolver, block: Block, xs: Sequence[exp.Expr]
+) -> bool:
     """Whether ``xs`` determine every source row of the (non-aggregate) block: two kept
     rows that agree on them are one row."""
-    scope = _two_copies(prover, block)
+    scope = _two_copies(schema, solver, block)
     try:
         premise = _both_kept(scope, block) + [_agree(scope, x) for x in xs]
         identities = [_identity(scope, block, s) for s in block.all_sources]
@@ -84,7 +84,7 @@ def identifies(prover: Prover, block: Block, xs: Sequence[exp.Expr]) -> bool:
     if any(i is None for i in identities):
         return False
     goal = bool_and(*(i for i in identities if i is not None))
-    return prover.valid(scope, z3.Implies(bool_and(*premise), goal))
+    return solver.valid(scope, z3.Implies(bool_and(*premise), goal))
 
 
 def grouped_rows(block: Block) -> Block:
@@ -93,8 +93,8 @@ def grouped_rows(block: Block) -> Block:
     return replace(block, group=None, having=None, aggregate=False, distinct=False, outputs=[])
 
 
-def _two_copies(prover: Prover, block: Block) -> Scope:
-    return Scope(prover.schema, prover, {"c": block, "r": block}, mapping={})
+def _two_copies(schema: Schema, solver: ProofSolver, block: Block) -> Scope:
+    return Scope(schema, solver, {"c": block, "r": block}, mapping={})
 
 
 def _both_kept(scope: Scope, block: Block) -> list[z3.BoolRef]:

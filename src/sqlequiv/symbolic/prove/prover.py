@@ -27,7 +27,6 @@ equivalent whatever else they say.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -36,7 +35,6 @@ from sqlglot import exp
 
 from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
-from sqlequiv.symbolic.effort import FLOAT_SHARE, Units, slow
 from sqlequiv.symbolic.prove.blocks import (
     Block,
     LeftJoin,
@@ -60,6 +58,7 @@ from sqlequiv.symbolic.prove.dependencies import (
 from sqlequiv.symbolic.prove.scope import Scope, Side
 from sqlequiv.symbolic.prove.semijoin import constant_rows_exists, semi_join, semi_join_exists
 from sqlequiv.symbolic.prove.setops import set_normal_form
+from sqlequiv.symbolic.prove.solver import BudgetExhausted, Constrained, ProofSolver
 from sqlequiv.symbolic.prove.unnest import (
     null_when_columns_are,
     operand_blocks,
@@ -67,7 +66,7 @@ from sqlequiv.symbolic.prove.unnest import (
     unnest,
 )
 from sqlequiv.symbolic.terms import SymBool, SymValue, Unsupported, same
-from sqlequiv.symbolic.terms.formulas import bool_and, bool_not
+from sqlequiv.symbolic.terms.formulas import bool_and
 
 __all__ = ["MAX_CHECKS", "Prover"]
 
@@ -78,10 +77,6 @@ MAX_MAPPINGS = 120
 #: bounds each call). Trying all :data:`MAX_MAPPINGS` bijections takes one call each at
 #: least; across the corpus and the peer benchmarks a proof makes at most 128.
 MAX_CHECKS = 200
-
-
-class _Budget(Exception):
-    """The proof ran out of its budget (the message says which)."""
 
 
 @dataclass
@@ -105,15 +100,10 @@ class Prover:
     time_budget: float = 10.0
 
     def __post_init__(self) -> None:
-        self._deadline = 0.0
-        # Solver calls left to the running proof (None outside equivalent()).
-        self._checks_left: int | None = None
-        # Units left to the running proof's floating-point and nonlinear calls: one such
-        # call's share (see effort.FLOAT_SHARE). On the peer benchmarks and the corpus a
-        # proof spent at most 8,669 units on such calls (verieql_calcite_132); a quarter
-        # of the share was tried and an unknown's proof took as long (z3 bit-blasts
-        # before it counts many units).
-        self._slow = Units(self.solver_rlimit // FLOAT_SHARE)
+        #: The calls to z3 and their budget, which every scope of this prover decides with.
+        self.solver = ProofSolver(
+            self.solver_rlimit, self.max_checks, self.solver_timeout_ms, self.time_budget
+        )
         self.last_reason: str | None = None
         #: ``not_found`` when :attr:`last_reason` names a fact not proved rather than a
         #: construct not handled (``unsupported``, the default).
@@ -125,9 +115,7 @@ class Prover:
         """True when the two canonical queries are proved to return the same rows."""
         from sqlequiv.symbolic.prove.blocks import read_query
 
-        self._deadline = time.monotonic() + self.time_budget
-        self._checks_left = self.max_checks
-        self._slow = Units(self.solver_rlimit // FLOAT_SHARE)
+        self.solver.start()
         self.last_reason = self.stopped_by = self.last_status = None
         try:
             left = unnest(read_query(candidate, top=True))
@@ -147,17 +135,16 @@ class Prover:
         except (NotABlock, Unsupported) as exc:
             self.last_reason = str(exc)
             return False
-        except _Budget as exc:
+        except BudgetExhausted as exc:
             self.last_reason = self.stopped_by = str(exc)
             return False
         finally:
-            self._deadline = 0.0
-            self._checks_left = None
+            self.solver.stop()
 
     # -- queries ---------------------------------------------------------
 
     def _query(self, left: Query, right: Query, *, top: bool) -> bool:
-        self._tick()
+        self.solver.tick()
         left, right = set_normal_form(left, self.schema), set_normal_form(right, self.schema)
         if isinstance(left, Block) and isinstance(right, Block):
             return self._blocks(left, right, top=top)
@@ -271,7 +258,7 @@ class Prover:
         )
 
     def _one_row_outputs(self, left: Block, right: Block, *, top: bool, scalar: bool) -> bool:
-        scope = Scope(self.schema, self, {"c": left, "r": right}, mapping={})
+        scope = Scope(self.schema, self.solver, {"c": left, "r": right}, mapping={})
         scope.shared_rows = False
         try:
             scope.kept_by_side = {
@@ -292,7 +279,7 @@ class Prover:
             return True
         if block.aggregate and block.group is None:
             return False  # an aggregate without GROUP BY always returns one row
-        scope = Scope(self.schema, self, {"c": block})
+        scope = Scope(self.schema, self.solver, {"c": block})
         try:
             where = scope.predicate("c", block.where)
         except Unsupported:
@@ -318,7 +305,7 @@ class Prover:
         rejects every row padding ``b`` (``a``'s unmatched rows go), ``a LEFT JOIN b``
         when it rejects those padding ``a``, an inner join when both; None otherwise."""
         (a,), (join,) = block.sources, block.left_joins
-        scope = Scope(self.schema, self, {"c": block})
+        scope = Scope(self.schema, self.solver, {"c": block})
         try:
             where = scope.predicate("c", block.where).true
         except Unsupported:
@@ -347,12 +334,12 @@ class Prover:
             not block.distinct
             and not block.aggregate
             and any(_distinct_derived(s) for s in block.sources)
-            and is_set(self, block)
+            and is_set(self.schema, self.solver, block)
         ):
             absorbed = unnest(replace(block, distinct=True))
             if isinstance(absorbed, Block) and absorbed.distinct:
                 block = self._simplify_joins(absorbed)
-        if block.distinct and is_set(self, replace(block, distinct=False)):
+        if block.distinct and is_set(self.schema, self.solver, replace(block, distinct=False)):
             block = replace(block, distinct=False)
         return block
 
@@ -393,7 +380,7 @@ class Prover:
                         )
                     )
         for join in block.left_joins:
-            tested = _left_semi_join(block, join, lambda q: is_set(self, q))
+            tested = _left_semi_join(block, join, lambda q: is_set(self.schema, self.solver, q))
             if tested is None:
                 tested = self._left_anti_join(block, join)
             if tested is not None:
@@ -458,7 +445,9 @@ class Prover:
                 if not (isinstance(arg, exp.Distinct) and len(arg.expressions) == 1):
                     continue
                 key = arg.expressions[0]
-                if key.find(exp.Query, exp.AggFunc) is None and identifies(self, rows, [key]):
+                if key.find(exp.Query, exp.AggFunc) is None and identifies(
+                    self.schema, self.solver, rows, [key]
+                ):
                     agg.set("this", key.copy())
                     changed = True
             outputs.append(copy)
@@ -685,7 +674,7 @@ class Prover:
         while changed and block.left_joins:
             changed = False
             for join in block.left_joins:
-                scope = Scope(self.schema, self, {"c": block})
+                scope = Scope(self.schema, self.solver, {"c": block})
                 try:
                     where = scope.predicate("c", block.where)
                 except Unsupported:
@@ -725,7 +714,7 @@ class Prover:
                 if table.checks:
                     # key_equal may bring in key columns the WHERE does not read, with
                     # their CHECKs: a scope of this pair's own.
-                    scope = Scope(self.schema, self, {"c": block})
+                    scope = Scope(self.schema, self.solver, {"c": block})
                     where = scope.predicate("c", block.where)
                 else:
                     # The WHERE reads both keys, so key_equal adds no variable: every
@@ -733,7 +722,7 @@ class Prover:
                     # a key read only inside a subquery, its variables and their axioms
                     # would stay for the next pairs: facts of every database, no harm.)
                     if shared is None:
-                        fresh = Scope(self.schema, self, {"c": block})
+                        fresh = Scope(self.schema, self.solver, {"c": block})
                         shared = fresh, fresh.predicate("c", block.where)
                     scope, where = shared
                 for key in keys:
@@ -845,8 +834,8 @@ class Prover:
     def _under_mapping(
         self, left: Block, right: Block, mapping: dict[str, str], *, top: bool
     ) -> bool:
-        self._tick()
-        scope = Scope(self.schema, self, {"c": left, "r": right}, mapping=mapping)
+        self.solver.tick()
+        scope = Scope(self.schema, self.solver, {"c": left, "r": right}, mapping=mapping)
         try:
             return self._check_mapping(scope, left, right, mapping, top=top)
         except Unsupported as exc:
@@ -917,7 +906,7 @@ class Prover:
         if order is None:
             return block.order
         for n in range(1, len(order)):
-            if identifies(self, block, [o.this for o in order[:n]]):
+            if identifies(self.schema, self.solver, block, [o.this for o in order[:n]]):
                 return order[:n]
         return order
 
@@ -950,7 +939,10 @@ class Prover:
         mine = [g for g in left.group if _reads_columns(g)]
         theirs = [k for k in keys if k is not None and _reads_columns(k)]
         rows = grouped_rows(left)
-        return determines(self, rows, mine, theirs) and determines(self, rows, theirs, mine)
+        schema, solver = self.schema, self.solver
+        return determines(schema, solver, rows, mine, theirs) and determines(
+            schema, solver, rows, theirs, mine
+        )
 
     def _outputs_match(
         self,
@@ -1002,33 +994,13 @@ class Prover:
 
     # -- solving ---------------------------------------------------------
 
-    def satisfiable(self, scope: Scope, formula: z3.BoolRef) -> bool:
-        """Whether ``formula`` can hold under the scope's constraints (unknown counts as yes)."""
-        self._tick()
-        if self._checks_left is not None:
-            if self._checks_left <= 0:
-                raise _Budget(f"check budget: {self.max_checks} solver calls")
-            self._checks_left -= 1
-        solver = z3.Solver()
-        timeout = self.solver_timeout_ms
-        if self._deadline:  # a call never runs past the proof's own safety net
-            timeout = max(1, min(timeout, int((self._deadline - time.monotonic()) * 1000)))
-        solver.set("timeout", timeout)
-        constraints = scope.constraints()
-        solver.add(*constraints, formula)
-        if not slow([*constraints, formula]):
-            solver.set("rlimit", self.solver_rlimit)
-            return bool(solver.check() != z3.unsat)
-        # None: no work left for it, unknown, which counts as yes.
-        return bool(self._slow.check(solver, self.solver_rlimit) != z3.unsat)
+    def satisfiable(self, scope: Constrained, formula: z3.BoolRef) -> bool:
+        """Whether ``formula`` can hold under the scope's constraints (:attr:`solver`)."""
+        return self.solver.satisfiable(scope, formula)
 
-    def valid(self, scope: Scope, formula: z3.BoolRef) -> bool:
-        """Whether ``formula`` holds under the scope's constraints (unknown counts as no)."""
-        return not self.satisfiable(scope, bool_not(formula))
-
-    def _tick(self) -> None:
-        if self._deadline and time.monotonic() > self._deadline:
-            raise _Budget("time budget")
+    def valid(self, scope: Constrained, formula: z3.BoolRef) -> bool:
+        """Whether ``formula`` holds under the scope's constraints (:attr:`solver`)."""
+        return self.solver.valid(scope, formula)
 
 
 def _reads_any(node: exp.Expr, aliases: set[str], block: Block) -> bool:

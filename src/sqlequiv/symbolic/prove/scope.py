@@ -20,7 +20,7 @@ its condition; ``COUNT`` is never NULL or negative, and at least 1 in a group.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import z3
 from sqlglot import exp
@@ -37,6 +37,7 @@ from sqlequiv.symbolic.prove.blocks import (
     read_query,
 )
 from sqlequiv.symbolic.prove.semijoin import SemiJoin, semi_join
+from sqlequiv.symbolic.prove.solver import ProofSolver
 from sqlequiv.symbolic.terms import (
     SymBool,
     SymValue,
@@ -49,9 +50,6 @@ from sqlequiv.symbolic.terms import (
 )
 from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
 from sqlequiv.values import decimal_scale, kind_of
-
-if TYPE_CHECKING:
-    from sqlequiv.symbolic.prove.prover import Prover
 
 __all__ = ["Scope", "Side"]
 
@@ -74,7 +72,7 @@ class Scope:
     def __init__(
         self,
         schema: Schema,
-        prover: Prover,
+        solver: ProofSolver,
         blocks: dict[Side, Block],
         mapping: dict[str, str] | None = None,
         *,
@@ -91,7 +89,8 @@ class Scope:
         self._prefix = prefix
         self._depth = depth
         self.schema = schema
-        self.prover = prover
+        #: Decides the formulas of this scope, under its proof's budget.
+        self.solver = solver
         self.blocks = blocks
         #: reference alias -> candidate alias
         self.mapping = mapping or {}
@@ -274,7 +273,7 @@ class Scope:
             return z3.BoolVal(True)
         nested = Scope(
             self.schema,
-            self.prover,
+            self.solver,
             {"c": query},
             prefix=prefix,
             depth=self._depth + 1,
@@ -414,7 +413,7 @@ class Scope:
             where = node.expression
             condition = where.this if isinstance(where, exp.Where) else where
             test = self._translators[side].predicate(condition)
-            if self.prover.valid(self, z3.Implies(self._kept(side), bool_not(test.true))):
+            if self.solver.valid(self, z3.Implies(self._kept(side), bool_not(test.true))):
                 name = _AGGREGATES.get(type(node.this))
                 if name is None:
                     raise Unsupported(f"aggregate {node.this.sql()}")
@@ -427,7 +426,7 @@ class Scope:
                     else self._translators[side].value(argument)
                 )
                 return _no_value(name, value)  # FILTER keeps no row
-            if self.prover.valid(self, z3.Implies(self._kept(side), test.true)):
+            if self.solver.valid(self, z3.Implies(self._kept(side), test.true)):
                 return self._aggregate(side, node.this)  # FILTER keeps every row
             raise Unsupported(f"FILTER ({node.sql()})")
         if isinstance(node, (exp.Subquery, exp.Any, exp.All)):
@@ -599,14 +598,14 @@ class Scope:
             if (
                 name == "count"
                 and not distinct
-                and self.prover.valid(self, z3.Implies(self._kept(side), bool_not(arg.null)))
+                and self.solver.valid(self, z3.Implies(self._kept(side), bool_not(arg.null)))
             ):
                 arg = None  # COUNT(x) over rows where x is never NULL is COUNT(*)
         elif name != "count":
             raise Unsupported(f"{name}(*)")
         if self.blocks[side].group is None and (
-            (arg is not None and self.prover.valid(self, z3.Implies(self._kept(side), arg.null)))
-            or (arg is None and not self.prover.satisfiable(self, self._kept(side)))
+            (arg is not None and self.solver.valid(self, z3.Implies(self._kept(side), arg.null)))
+            or (arg is None and not self.solver.satisfiable(self, self._kept(side)))
         ):
             # Without GROUP BY: over no row, or over NULLs only, COUNT is 0, the rest NULL.
             return _no_value(name, arg)
@@ -623,7 +622,7 @@ class Scope:
                 arg is not None
                 and other_arg is not None
                 and _comparable(arg, other_arg)
-                and self.prover.valid(self, z3.Implies(self._kept(side), same(arg, other_arg)))
+                and self.solver.valid(self, z3.Implies(self._kept(side), same(arg, other_arg)))
             ):
                 return atom
         atom = self._new_aggregate(name, arg, side)

@@ -140,7 +140,7 @@ def _pair_witnesses(
 ) -> Iterator[Database]:
     scope = Scope(
         schema,
-        prover,
+        prover.solver,
         {"c": left, "r": right},
         mapping=_greedy_mapping(left, right),
         ascii_text=True,  # witnesses become fixture rows: keep their text printable
