@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from sqlequiv.data.source import read_data
 from sqlequiv.deadline import Deadline
 from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.execute import engine_for
@@ -20,6 +21,7 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
 from sqlequiv.pipeline import STAGES, Pair, SeedData, Stage, Timer, decide
+from sqlequiv.pipeline.realism import decide_with_data
 from sqlequiv.pipeline.replay import replay
 from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
@@ -46,6 +48,7 @@ def check(
     stages: tuple[Stage, ...] = STAGES,
     engine: str | None = None,
     replay_on: Sequence[str] = (),
+    data: str | os.PathLike[str] | None = None,
 ) -> Verdict:
     """Decide whether ``candidate`` returns the same rows as ``reference`` on every database.
 
@@ -82,7 +85,20 @@ def check(
             deadline=deadline, executor=executor, symbolic=symbolic, seed_data=seed_data,
             engine_name=engine,
         )  # fmt: skip
-        verdict = decide(pair, stages)
+        if data is None:
+            verdict = decide(pair, stages)
+        else:
+            with timer.stage("data"):
+                snapshot = read_data(data, pair.schema)
+
+            def remake(stricter: Schema, seed: SeedData) -> Pair:
+                return _pair(
+                    candidate, reference, stricter, dialect=dialect, options=options,
+                    timer=Timer(), deadline=deadline, executor=executor, symbolic=symbolic,
+                    seed_data=seed, engine_name=engine,
+                )  # fmt: skip
+
+            verdict = decide_with_data(pair, snapshot, lambda p: decide(p, stages), remake)
         if replay_on:
             verdict = replay(
                 verdict, candidate, reference, pair.schema, dialect, options, replay_on

@@ -121,7 +121,11 @@ def proof_line(proof: ProofEvidence) -> str:
 
 def counterexample_lines(ce: Counterexample) -> list[str]:
     """The report of a counterexample: cause, sentence, every table, both results side by side."""
-    lines = ["", f"cause: {ce.cause}", ce.detail, "", f"database ({ce.name}):"]
+    lines = ["", f"cause: {ce.cause}", ce.detail]
+    if ce.realism is not None:
+        lines.append(f"realism: {ce.realism} ({_REALISM[ce.realism]})")
+        lines.extend(f"  - {broken}" for broken in ce.breaks)
+    lines += ["", f"database ({ce.name}):"]
     for table, rows in ce.tables.items():
         columns = list(rows[0].keys()) if rows else []
         lines.append(f"  {table}: {'(empty)' if not rows else ''}".rstrip())
@@ -138,6 +142,13 @@ def counterexample_lines(ce: Counterexample) -> list[str]:
         b = right[i] if i < len(right) else ""
         lines.append(f"  {a.ljust(width)}{b}".rstrip())
     return lines
+
+
+_REALISM = {
+    "on_data": "the queries differ on your own data; these are rows of it",
+    "realistic": "every fact your data shows holds here",
+    "edge": "the declared schema allows it, but it needs what your data never shows",
+}
 
 
 def table_lines(columns: list[str], rows: list[list[Any]]) -> list[str]:

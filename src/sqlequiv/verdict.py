@@ -64,6 +64,15 @@ class Counterexample:
     #: Rows in the reference result and not in the candidate's (as bags), and vice versa.
     missing_rows: list[JsonRow] = field(default_factory=list)
     extra_rows: list[JsonRow] = field(default_factory=list)
+    #: Checked against the user's data (``--data``): ``on_data`` (the queries differ on
+    #: the data itself; these are its rows), ``realistic`` (every fact the data shows
+    #: holds) or ``edge`` (the declared schema's only); None without data.
+    realism: str | None = None
+    #: For an ``edge`` counterexample, each fact of the data it needs broken, in words.
+    breaks: list[str] = field(default_factory=list)
+    #: The verified database itself (values as the search made them), for the stages
+    #: that read it again; not part of the JSON form.
+    database: Any = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +86,8 @@ class Counterexample:
             "extra_rows": self.extra_rows,
             "cause": self.cause,
             "detail": self.detail,
+            "realism": self.realism,
+            "breaks": self.breaks,
         }
 
 

@@ -285,7 +285,7 @@ def cases_from_diff(result: DiffResult) -> list[Case]:
     return cases
 
 
-_CE_FIELDS = tuple(f.name for f in dataclasses.fields(Counterexample))
+_CE_FIELDS = tuple(f.name for f in dataclasses.fields(Counterexample) if f.name != "database")
 
 
 def _counterexample_text(ce: Mapping[str, Any]) -> list[str]:

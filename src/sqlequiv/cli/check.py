@@ -72,6 +72,14 @@ def add_parsers(sub: Any) -> None:
         add_engine_options(p)
         if name == "check":
             p.add_argument(
+                "--data",
+                default=None,
+                metavar="DATABASE",
+                help="your own database (an SQLite or DuckDB file, opened read-only): a "
+                "refutation says whether it shows on your data (on_data), on a database "
+                "like yours (realistic) or only on one the declared schema allows (edge)",
+            )
+            p.add_argument(
                 "--replay-on",
                 default="",
                 metavar="ENGINES",
@@ -90,7 +98,7 @@ def run_check(args: argparse.Namespace, argv: list[str]) -> int:
     replay_on = engine_list(args.replay_on, "--replay-on")
     verdict = check(
         candidate, reference, schema, args.dialect, options, seed_data=seed_data,
-        engine=args.engine, replay_on=replay_on,
+        engine=args.engine, replay_on=replay_on, data=args.data,
     )  # fmt: skip
     return _emit(verdict, args)
 

@@ -248,7 +248,7 @@ def verify(db: Database, pair: Pair) -> Counterexample | None:
             return None
     except QueryFailed:
         return None
-    return example
+    return dataclasses.replace(example, database=db)
 
 
 def _verified_model(db: Database, pair: Pair) -> Counterexample | None:

@@ -1,0 +1,157 @@
+"""A check against the user's own data (``--data``): counterexamples realistic first.
+
+:func:`decide_with_data` decides the pair as :func:`~sqlequiv.pipeline.decide` does, and
+sorts any refutation into a tier (:mod:`sqlequiv.data.realism`):
+
+1. **on_data**: both queries run, in sqlequiv's sandboxed engine, on the rows read from
+   the data (every row of every table, up to a cap). If they differ there, verified as
+   any find is, the data's rows are cut down to a few that still show the difference
+   (rows dropped, never a value changed): the counterexample is the user's own rows.
+   A sample of a larger database that shows a difference is ``realistic`` (real rows,
+   not the whole data).
+2. The pair is decided as without data, so that no refutation is lost. A refutation
+   whose database breaks no fact mined from the data is ``realistic``.
+3. Otherwise (or when nothing was refuted) the search runs again over the schema with
+   every fact it can honour added as a constraint and the data's values in its pools:
+   a refutation there that breaks no fact is ``realistic``. Failing that, the first
+   refutation stands as ``edge``, with the facts it breaks in words.
+
+Mined facts only ever sort refutations: a proof is about the declared schema, and a
+database of the augmented schema satisfies the declared one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+from sqlequiv.data.mining import Fact, mine
+from sqlequiv.data.realism import EDGE, ON_DATA, REALISTIC, augmented, broken_facts
+from sqlequiv.data.source import Snapshot
+from sqlequiv.database import Database
+from sqlequiv.errors import QueryFailed
+from sqlequiv.pipeline import REFUTING_STAGES
+from sqlequiv.pipeline import decide as decide_stages
+from sqlequiv.pipeline.pair import Pair, SeedData
+from sqlequiv.pipeline.refute import verify
+from sqlequiv.schema.model import Schema
+from sqlequiv.search.shrink import shrink
+from sqlequiv.verdict import Counterexample, Verdict
+
+__all__ = ["ON_DATA_MAX_ROWS", "SEED_ROWS", "decide_with_data"]
+
+#: The most rows (every table together) the queries are run on as "the data".
+ON_DATA_MAX_ROWS = 5_000
+#: Rows per table that join the value pools of the realistic search.
+SEED_ROWS = 50
+#: Halvings tried while cutting the data's rows down to a small counterexample, then
+#: single steps of the shrinker (rows dropped only: the values stay the data's).
+_HALVINGS = 40
+_SHRINK_ATTEMPTS = 200
+
+Decide = Callable[[Pair], Verdict]
+#: Makes the pair again over another schema, with rows from the data in its pools.
+Remake = Callable[[Schema, SeedData], Pair]
+
+
+def decide_with_data(pair: Pair, snapshot: Snapshot, decide: Decide, remake: Remake) -> Verdict:
+    """The verdict on ``pair``, its counterexample sorted against ``snapshot`` (see the
+    module's docstring). ``decide`` decides a pair as the caller would without data;
+    ``remake`` builds the pair over an augmented schema for the realistic search."""
+    facts = mine(snapshot, pair.schema, tables=pair.tables_read or None)
+    with pair.timer.stage("on_data"):
+        found = _on_data(pair, snapshot)
+    if found is not None:
+        realism = ON_DATA if snapshot.complete else REALISTIC
+        example = dataclasses.replace(found, realism=realism, breaks=[])
+        return pair.verdict(
+            "not_equivalent", method="on_data", counterexample=example,
+            evidence=dataclasses.replace(pair.gathered(), found_by="on_data"),
+        )  # fmt: skip
+    verdict = decide(pair)
+    if verdict.verdict not in ("not_equivalent", "unknown"):
+        return verdict
+    first = verdict.counterexample
+    if first is not None and first.database is not None:
+        breaks = broken_facts(first.database, facts, pair.schema)
+        if not breaks:
+            return dataclasses.replace(verdict, counterexample=_tiered(first, REALISTIC, []))
+    realistic = _realistic(pair, snapshot, facts, decide, remake)
+    if realistic is not None:
+        return realistic
+    if first is None:
+        return verdict
+    breaks = broken_facts(first.database, facts, pair.schema) if first.database else []
+    return dataclasses.replace(verdict, counterexample=_tiered(first, EDGE, breaks))
+
+
+def _tiered(example: Counterexample, realism: str, breaks: list[str]) -> Counterexample:
+    return dataclasses.replace(example, realism=realism, breaks=breaks)
+
+
+def _on_data(pair: Pair, snapshot: Snapshot) -> Counterexample | None:
+    """The data's own rows, cut down, when the queries differ on them; else None."""
+    db = snapshot.database()
+    if db.size > ON_DATA_MAX_ROWS:
+        return None
+    prober = pair.prober
+    try:
+        pair.engine.prepare(pair.schema)
+        if not prober.probe(db).differs:
+            return None
+
+        def holds(candidate: Database) -> bool:
+            return prober.probe(candidate).differs
+
+        small = shrink(
+            _halved(db, holds), holds, pair.schema, pair.domains,
+            max_attempts=_SHRINK_ATTEMPTS, relevant=set(),
+        )  # fmt: skip
+    except QueryFailed:
+        return None
+    return verify(small, pair) or verify(db, pair)
+
+
+def _halved(db: Database, holds: Callable[[Database], bool]) -> Database:
+    """``db`` with halves of its largest tables dropped while the difference holds: the
+    shrinker then takes a few hundred rows, not thousands, one at a time."""
+    for _ in range(_HALVINGS):
+        tables = sorted(
+            ((len(rows), name) for name, rows in db.tables.items() if len(rows) > 1),
+            reverse=True,
+        )
+        for _, name in tables:
+            rows = db.rows(name)
+            half = len(rows) // 2
+            kept = next(
+                (c for c in (db.replace(name, rows[:half]), db.replace(name, rows[half:]))
+                 if holds(c)),
+                None,
+            )  # fmt: skip
+            if kept is not None:
+                db = kept
+                break
+        else:
+            return db
+    return db
+
+
+def _realistic(
+    pair: Pair, snapshot: Snapshot, facts: Sequence[Fact], decide: Decide, remake: Remake
+) -> Verdict | None:
+    """A refutation over the schema with the data's facts as constraints and its values
+    in the pools, when one breaks no fact; else None."""
+    seed = {t: rows[:SEED_ROWS] for t, rows in snapshot.rows.items()}
+    stricter = remake(augmented(pair.schema, facts), seed)
+    with pair.timer.stage("realistic_search"):
+        verdict = decide_stages(stricter, REFUTING_STAGES)
+    example = verdict.counterexample
+    if verdict.verdict != "not_equivalent" or example is None or example.database is None:
+        return None
+    if broken_facts(example.database, facts, pair.schema):
+        return None
+    timings = {**pair.timer.timings, **{k: v for k, v in verdict.timings.items()
+                                        if k not in pair.timer.timings}}  # fmt: skip
+    return dataclasses.replace(
+        verdict, counterexample=_tiered(example, REALISTIC, []), timings=timings
+    )

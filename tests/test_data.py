@@ -1,0 +1,227 @@
+"""Counterexamples from the user's own data (issue 42): ``check(..., data=...)``.
+
+On ``examples/data/league.sqlite`` (rebuilt here from its script, so the test never
+depends on a stale file): the snapshot and its errors, the facts mined, and the three
+tiers, each re-checked independently of the code that made it: an ``on_data``
+counterexample is rows of the file on which the queries, run on the file itself with
+``sqlite3``, differ; a ``realistic`` one satisfies every mined fact, re-checked in SQL on
+DuckDB; an ``edge`` one is still reported, with what it breaks; and nothing is lost:
+every refutation without data is one with data, and a proof stays a proof.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from sqlequiv import check
+from sqlequiv.data.mining import Fact, mine
+from sqlequiv.data.source import read_data
+from sqlequiv.errors import SchemaError
+from sqlequiv.schema import load_schema
+from sqlequiv.schema.model import Schema
+
+ROOT = Path(__file__).resolve().parent.parent
+MAKER = ROOT / "examples" / "data" / "make_league.py"
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    spec = importlib.util.spec_from_file_location("make_league", MAKER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    path = tmp_path_factory.mktemp("data") / "league.sqlite"
+    module.build(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def schema(league: Path) -> Schema:
+    return load_schema(str(league), "sqlite")
+
+
+def test_the_bundled_example_is_what_its_script_writes(league: Path) -> None:
+    shipped = ROOT / "examples" / "data" / "league.sqlite"
+    dump = lambda p: list(sqlite3.connect(p).iterdump())  # noqa: E731
+    assert dump(shipped) == dump(league)
+
+
+def test_a_snapshot_reads_every_table_read_only(league: Path, schema: Schema) -> None:
+    before = league.stat().st_mtime_ns
+    snapshot = read_data(league, schema)
+    assert snapshot.counts == {"league": 5, "team": 40, "player": 400, "match": 600}
+    assert snapshot.complete and snapshot.size == 1045
+    sampled = read_data(league, schema, max_rows=10)
+    assert not sampled.complete and len(sampled.rows["match"]) == 10
+    assert league.stat().st_mtime_ns == before  # nothing written, not even a journal
+
+
+def test_data_that_does_not_match_the_schema_is_a_clear_error(
+    league: Path, schema: Schema, tmp_path: Path
+) -> None:
+    other = load_schema("CREATE TABLE league (id INT, nickname TEXT)")
+    with pytest.raises(SchemaError, match="table 'league' has no column 'nickname'"):
+        read_data(league, other)
+    with pytest.raises(SchemaError, match="has no table 'stadium'"):
+        read_data(league, load_schema("CREATE TABLE stadium (id INT)"))
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database")
+    with pytest.raises(SchemaError) as info:
+        read_data(junk, schema)
+    assert info.value.kind == "unreadable_database"
+    verdict = check("SELECT 1", "SELECT 2", schema, "sqlite", data=tmp_path / "missing.db")
+    assert verdict.error is not None and verdict.error.kind == "file_not_found"
+
+
+def test_a_duckdb_file_is_read_too(tmp_path: Path) -> None:
+    path = tmp_path / "shop.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR)")
+    con.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)")
+    con.close()
+    snapshot = read_data(path, load_schema("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)"))
+    assert snapshot.counts == {"t": 3} and sorted(snapshot.rows["t"], key=repr)[0][0] == 1
+
+
+def test_the_facts_are_what_the_data_shows(league: Path, schema: Schema) -> None:
+    facts = {(f.kind, f.table, f.column): f for f in mine(read_data(league, schema), schema)}
+    assert ("unique", "team", "name") in facts  # unique in practice, not declared
+    assert ("not_null", "team", "city") in facts
+    assert ("not_null", "player", "height") not in facts  # some heights are NULL
+    # The foreign key the schema forgot, across mismatched types: TEXT '7' -> INTEGER 7.
+    assert facts[("references", "player", "team_id")].detail == ("team", "id")
+    assert facts[("values", "match", "season")].detail == ("2021", "2022", "2023")
+    assert facts[("non_empty", "match", None)].evidence == "match has 600 rows"
+    # A table's own key is no reference to another table's (1..5 inside 1..40).
+    assert ("references", "league", "id") not in facts
+    assert facts[("unique", "team", "name")].evidence == "team.name is unique over 40 rows"
+
+
+ON_DATA = ("SELECT COUNT(*) FROM player WHERE height > 1.9",
+           "SELECT COUNT(*) FROM player WHERE height >= 1.9")  # fmt: skip
+REALISTIC = (
+    "SELECT l.name, COUNT(t.id) FROM league l LEFT JOIN team t ON t.league_id = l.id "
+    "GROUP BY l.id",
+    "SELECT l.name, COUNT(*) FROM league l JOIN team t ON t.league_id = l.id GROUP BY l.id",
+)
+EDGE = ("SELECT name FROM team WHERE id NOT IN (SELECT home_team FROM match)",
+        "SELECT t.name FROM team t WHERE NOT EXISTS "
+        "(SELECT 1 FROM match m WHERE m.home_team = t.id)")  # fmt: skip
+PROVED = ("SELECT t.name FROM team t WHERE t.id IN (SELECT home_team FROM match)",
+          "SELECT t.name FROM team t WHERE EXISTS "
+          "(SELECT 1 FROM match m WHERE m.home_team = t.id)")  # fmt: skip
+
+
+def test_on_data_is_rows_of_the_data_on_which_the_queries_differ(
+    league: Path, schema: Schema
+) -> None:
+    verdict = check(*ON_DATA, schema, "sqlite", data=league)
+    example = verdict.counterexample
+    assert verdict.verdict == "not_equivalent" and verdict.method == "on_data"
+    assert example is not None and example.realism == "on_data" and example.breaks == []
+    # Independently: the queries differ on the file itself, and every reported row is one
+    # of the file's rows (dropped rows only, no value changed).
+    con = sqlite3.connect(f"file:{league}?mode=ro", uri=True)
+    assert con.execute(ON_DATA[0]).fetchall() != con.execute(ON_DATA[1]).fetchall()
+    for table, rows in example.tables.items():
+        stored = {tuple(r) for r in con.execute(f"SELECT * FROM {table}")}
+        assert all(tuple(r.values()) in stored for r in rows), table
+    assert sum(len(rows) for rows in example.tables.values()) <= 3  # the difference, not the data
+
+
+def _holds_in_sql(fact: Fact, tables: dict[str, list[dict[str, Any]]], schema: Schema) -> bool:
+    """The fact re-checked in SQL on DuckDB over the counterexample's tables (not with
+    the Python that mined it)."""
+    con = duckdb.connect()
+    for table in schema:
+        columns = ", ".join(f'"{c}" VARCHAR' for c in table.column_names)
+        con.execute(f'CREATE TABLE "{table.name}" ({columns})')
+        for row in tables.get(table.name, []):
+            values = [None if v is None else str(v) for v in row.values()]
+            marks = ", ".join("?" for _ in values)
+            con.execute(f'INSERT INTO "{table.name}" VALUES ({marks})', values)
+    t, c = f'"{fact.table}"', f'"{fact.column}"'
+    number = f"TRY_CAST({c} AS DOUBLE)"
+    if fact.kind == "non_empty":
+        sql = f"SELECT COUNT(*) > 0 FROM {t}"
+    elif fact.kind == "not_null":
+        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} IS NULL"
+    elif fact.kind == "unique":
+        sql = f"SELECT COUNT({c}) = COUNT(DISTINCT {c}) FROM {t}"
+    elif fact.kind == "references":
+        rt, rc = fact.detail
+        sql = (f'SELECT COUNT(*) = 0 FROM {t} WHERE {c} IS NOT NULL AND {number} NOT IN '
+               f'(SELECT TRY_CAST("{rc}" AS DOUBLE) FROM "{rt}" WHERE "{rc}" IS NOT NULL)')
+    elif fact.kind == "values":
+        listed = ", ".join(f"'{v}'" for v in fact.detail)
+        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} NOT IN ({listed})"
+    else:
+        low, high = fact.detail
+        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {number} NOT BETWEEN {low} AND {high}"
+    result = con.execute(sql).fetchone()
+    return bool(result and result[0])
+
+
+def test_a_realistic_counterexample_keeps_every_fact_of_the_data(
+    league: Path, schema: Schema
+) -> None:
+    verdict = check(*REALISTIC, schema, "sqlite", data=league)
+    example = verdict.counterexample
+    assert verdict.verdict == "not_equivalent"
+    assert example is not None and example.realism == "realistic" and example.breaks == []
+    facts = mine(read_data(league, schema), schema, tables={"league", "team"})
+    assert facts
+    for fact in facts:
+        if fact.kind == "non_empty" and fact.table not in {"league", "team"}:
+            continue
+        assert _holds_in_sql(fact, example.tables, schema), fact.evidence
+
+
+def test_an_edge_counterexample_is_kept_and_says_what_it_breaks(
+    league: Path, schema: Schema
+) -> None:
+    without = check(*EDGE, schema, "sqlite")
+    verdict = check(*EDGE, schema, "sqlite", data=league)
+    assert without.verdict == verdict.verdict == "not_equivalent"
+    example = verdict.counterexample
+    assert example is not None and example.realism == "edge"
+    # NOT IN over a NULL: the data never leaves match.home_team NULL.
+    assert any("match.home_team" in b and "never NULL" in b for b in example.breaks)
+    assert without.counterexample is not None and without.counterexample.realism is None
+    assert verdict.to_dict()["counterexample"]["breaks"] == example.breaks
+
+
+def test_a_proof_stays_a_proof_and_data_never_makes_one(league: Path, schema: Schema) -> None:
+    verdict = check(*PROVED, schema, "sqlite", data=league)
+    assert verdict.verdict == "equivalent"
+    # Equal on the data, different on a database it does not hold: still refuted.
+    same_on_data = ("SELECT name FROM team WHERE city IS NOT NULL", "SELECT name FROM team")
+    refuted = check(*same_on_data, schema, "sqlite", data=league)
+    assert refuted.verdict == "not_equivalent"
+    assert refuted.counterexample is not None and refuted.counterexample.realism == "edge"
+
+
+def test_the_cli_takes_data(
+    league: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sqlequiv.cli import main
+
+    cand, ref = tmp_path / "c.sql", tmp_path / "r.sql"
+    cand.write_text(ON_DATA[0])
+    ref.write_text(ON_DATA[1])
+    code = main(["check", str(cand), str(ref), "--schema", str(league), "--dialect", "sqlite",
+                 "--data", str(league)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 1 and "realism: on_data" in out
+    tiers = Counter(
+        check(*pair, str(league), "sqlite", data=league).counterexample.realism  # type: ignore[union-attr]
+        for pair in (ON_DATA, REALISTIC, EDGE)
+    )
+    assert tiers == Counter({"on_data": 1, "realistic": 1, "edge": 1})
