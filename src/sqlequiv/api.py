@@ -8,6 +8,7 @@ verdict. Bad input and bugs come back as ``error`` verdicts, never as exceptions
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -92,8 +93,15 @@ def check(
                 snapshot = read_data(data, pair.schema)
 
             def remake(stricter: Schema, seed: SeedData) -> Pair:
+                # A second search, over a narrower space (the data's facts as constraints,
+                # its values in the pools): a fifth of the first one's databases.
+                narrower = dataclasses.replace(
+                    options,
+                    max_fixtures=max(1, options.max_fixtures // 5),
+                    floor_databases=max(1, options.floor_databases // 5),
+                )
                 return _pair(
-                    candidate, reference, stricter, dialect=dialect, options=options,
+                    candidate, reference, stricter, dialect=dialect, options=narrower,
                     timer=Timer(), deadline=deadline, executor=executor, symbolic=symbolic,
                     seed_data=seed, engine_name=engine,
                 )  # fmt: skip

@@ -21,24 +21,39 @@ from __future__ import annotations
 
 import dataclasses
 import decimal
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 
 from sqlglot import exp
 
 from sqlequiv.data.mining import Fact
+from sqlequiv.data.source import Snapshot
 from sqlequiv.database import Database
 from sqlequiv.schema.model import ForeignKey, Schema, Table
+from sqlequiv.search.domains import Domains
 from sqlequiv.values import kind_of
 
-__all__ = ["EDGE", "ON_DATA", "REALISTIC", "augmented", "broken_facts"]
+__all__ = ["EDGE", "ON_DATA", "REALISTIC", "augmented", "broken_facts", "data_domains"]
+
+#: Distinct values of a column the realistic search draws from the data.
+DATA_VALUES = 12
 
 ON_DATA, REALISTIC, EDGE = "on_data", "realistic", "edge"
 
 
-def broken_facts(db: Database, facts: Sequence[Fact], schema: Schema) -> list[str]:
-    """Each fact ``db`` needs broken, in words (empty: the database is realistic)."""
+def broken_facts(
+    db: Database, facts: Sequence[Fact], schema: Schema, read: Collection[str]
+) -> list[str]:
+    """Each fact ``db`` needs broken, in words (empty: the database is realistic).
+
+    Only facts of the tables that matter count: those the queries ``read`` and those
+    ``db`` fills (a parent a foreign key needs); a table neither reads nor fills may be
+    left empty whatever the data holds."""
+    filled = db.filled
     out = []
     for fact in facts:
+        if fact.table not in read and (fact.kind == "non_empty" or fact.table not in filled):
+            continue
         broken = fact.broken_by(db, schema)
         if broken is not None:
             out.append(broken)
@@ -94,6 +109,27 @@ def _constrained(table: Table, facts: Sequence[Fact], schema: Schema) -> Table:
         foreign_keys=tuple(foreign_keys),
         checks=tuple(checks),
     )
+
+
+def data_domains(domains: Domains, snapshot: Snapshot, schema: Schema) -> Domains:
+    """``domains`` with each column's pool made of the data's own values of that column
+    (its most frequent first), then the queries' constants and their neighbours: what
+    the test-suite evaluator draws from, so that a realistic counterexample looks like
+    the data ('Premier', 1987) and not like a default ('a', 0). A column the data leaves
+    empty keeps its pool."""
+    columns = dict(domains.columns)
+    for (table, column), domain in domains.columns.items():
+        rows = snapshot.rows.get(table, ())
+        if not rows:
+            continue
+        at = schema.table(table).column_names.index(column)
+        counted = Counter(r[at] for r in rows if r[at] is not None)
+        seen = [v for v, _ in counted.most_common(DATA_VALUES)]
+        if not seen:
+            continue
+        values = tuple(dict.fromkeys([*seen, *domain.interesting]))
+        columns[(table, column)] = dataclasses.replace(domain, values=values)
+    return dataclasses.replace(domains, columns=columns)
 
 
 def _numeric(value: object) -> bool:

@@ -3,14 +3,15 @@
 :func:`decide_with_data` decides the pair as :func:`~sqlequiv.pipeline.decide` does, and
 sorts any refutation into a tier (:mod:`sqlequiv.data.realism`):
 
-1. **on_data**: both queries run, in sqlequiv's sandboxed engine, on the rows read from
+1. The pair is decided as without data, so that no refutation is lost and a proof
+   stays the proof it is (an ``equivalent`` or an ``error`` ends the check here).
+2. **on_data**: both queries run, in sqlequiv's sandboxed engine, on the rows read from
    the data (every row of every table, up to a cap). If they differ there, verified as
    any find is, the data's rows are cut down to a few that still show the difference
    (rows dropped, never a value changed): the counterexample is the user's own rows.
    A sample of a larger database that shows a difference is ``realistic`` (real rows,
-   not the whole data).
-2. The pair is decided as without data, so that no refutation is lost. A refutation
-   whose database breaks no fact mined from the data is ``realistic``.
+   not the whole data). Otherwise a refutation of step 1 whose database breaks no fact
+   mined from the data is ``realistic``.
 3. Otherwise (or when nothing was refuted) the search runs again over the schema with
    every fact it can honour added as a constraint and the data's values in its pools:
    a refutation there that breaks no fact is ``realistic``. Failing that, the first
@@ -26,7 +27,14 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from sqlequiv.data.mining import Fact, mine
-from sqlequiv.data.realism import EDGE, ON_DATA, REALISTIC, augmented, broken_facts
+from sqlequiv.data.realism import (
+    EDGE,
+    ON_DATA,
+    REALISTIC,
+    augmented,
+    broken_facts,
+    data_domains,
+)
 from sqlequiv.data.source import Snapshot
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed
@@ -46,8 +54,8 @@ ON_DATA_MAX_ROWS = 5_000
 SEED_ROWS = 50
 #: Halvings tried while cutting the data's rows down to a small counterexample, then
 #: single steps of the shrinker (rows dropped only: the values stay the data's).
-_HALVINGS = 40
-_SHRINK_ATTEMPTS = 200
+_HALVINGS = 24
+_SHRINK_ATTEMPTS = 60
 
 Decide = Callable[[Pair], Verdict]
 #: Makes the pair again over another schema, with rows from the data in its pools.
@@ -58,7 +66,11 @@ def decide_with_data(pair: Pair, snapshot: Snapshot, decide: Decide, remake: Rem
     """The verdict on ``pair``, its counterexample sorted against ``snapshot`` (see the
     module's docstring). ``decide`` decides a pair as the caller would without data;
     ``remake`` builds the pair over an augmented schema for the realistic search."""
-    facts = mine(snapshot, pair.schema, tables=pair.tables_read or None)
+    verdict = decide(pair)
+    if verdict.verdict not in ("not_equivalent", "unknown"):
+        return verdict  # a proof is about the declared schema; an error is an error
+    facts = _facts(snapshot, pair.schema)
+    read = set(pair.tables_read or pair.schema.table_names)
     with pair.timer.stage("on_data"):
         found = _on_data(pair, snapshot)
     if found is not None:
@@ -68,21 +80,34 @@ def decide_with_data(pair: Pair, snapshot: Snapshot, decide: Decide, remake: Rem
             "not_equivalent", method="on_data", counterexample=example,
             evidence=dataclasses.replace(pair.gathered(), found_by="on_data"),
         )  # fmt: skip
-    verdict = decide(pair)
-    if verdict.verdict not in ("not_equivalent", "unknown"):
-        return verdict
     first = verdict.counterexample
     if first is not None and first.database is not None:
-        breaks = broken_facts(first.database, facts, pair.schema)
+        breaks = broken_facts(first.database, facts, pair.schema, read)
         if not breaks:
             return dataclasses.replace(verdict, counterexample=_tiered(first, REALISTIC, []))
-    realistic = _realistic(pair, snapshot, facts, decide, remake)
+    realistic = _realistic(pair, snapshot, facts, read, remake)
     if realistic is not None:
         return realistic
     if first is None:
         return verdict
-    breaks = broken_facts(first.database, facts, pair.schema) if first.database else []
+    breaks = broken_facts(first.database, facts, pair.schema, read) if first.database else []
     return dataclasses.replace(verdict, counterexample=_tiered(first, EDGE, breaks))
+
+
+#: The facts of each snapshot (kept with it, so that its id is not reused): a suite that
+#: checks many pairs against one database mines it once.
+_FACTS: dict[int, tuple[Snapshot, Schema, list[Fact]]] = {}
+
+
+def _facts(snapshot: Snapshot, schema: Schema) -> list[Fact]:
+    kept = _FACTS.get(id(snapshot))
+    if kept is not None and kept[1] is schema:
+        return kept[2]
+    if len(_FACTS) > 16:
+        _FACTS.clear()
+    facts = mine(snapshot, schema)
+    _FACTS[id(snapshot)] = (snapshot, schema, facts)
+    return facts
 
 
 def _tiered(example: Counterexample, realism: str, breaks: list[str]) -> Counterexample:
@@ -91,7 +116,9 @@ def _tiered(example: Counterexample, realism: str, breaks: list[str]) -> Counter
 
 def _on_data(pair: Pair, snapshot: Snapshot) -> Counterexample | None:
     """The data's own rows, cut down, when the queries differ on them; else None."""
-    db = snapshot.database()
+    # Only the tables the queries read (and the parents their keys need) can matter.
+    searched = set(pair.searched.table_names)
+    db = Database({t: rows for t, rows in snapshot.rows.items() if t in searched})
     if db.size > ON_DATA_MAX_ROWS:
         return None
     prober = pair.prober
@@ -137,18 +164,20 @@ def _halved(db: Database, holds: Callable[[Database], bool]) -> Database:
 
 
 def _realistic(
-    pair: Pair, snapshot: Snapshot, facts: Sequence[Fact], decide: Decide, remake: Remake
+    pair: Pair, snapshot: Snapshot, facts: Sequence[Fact], read: set[str], remake: Remake
 ) -> Verdict | None:
     """A refutation over the schema with the data's facts as constraints and its values
     in the pools, when one breaks no fact; else None."""
     seed = {t: rows[:SEED_ROWS] for t, rows in snapshot.rows.items()}
     stricter = remake(augmented(pair.schema, facts), seed)
+    # The pools of the data's own values (a cached property, set before the search).
+    stricter.__dict__["domains"] = data_domains(stricter.domains, snapshot, stricter.schema)
     with pair.timer.stage("realistic_search"):
         verdict = decide_stages(stricter, REFUTING_STAGES)
     example = verdict.counterexample
     if verdict.verdict != "not_equivalent" or example is None or example.database is None:
         return None
-    if broken_facts(example.database, facts, pair.schema):
+    if broken_facts(example.database, facts, pair.schema, read):
         return None
     timings = {**pair.timer.timings, **{k: v for k, v in verdict.timings.items()
                                         if k not in pair.timer.timings}}  # fmt: skip
