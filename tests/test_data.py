@@ -226,3 +226,23 @@ def test_the_cli_takes_data(
         for pair in (ON_DATA, REALISTIC, EDGE)
     )
     assert tiers == Counter({"on_data": 1, "realistic": 1, "edge": 1})
+
+
+def test_a_suite_with_data_grades_with_tiers(league: Path, tmp_path: Path) -> None:
+    """``data:`` in a suite (here the suite's, relative to its directory) sorts each
+    failing candidate's counterexample; a wrong path is a problem of the suite."""
+    from sqlequiv.grading import grade
+    from sqlequiv.suite.load import SuiteDocument, SuiteError, build_suite
+
+    item = {"id": "q", "question": "?", "schema": str(league), "dialect": "sqlite",
+            "reference_kind": "query",
+            "accepted_references": [{"name": "gold", "sql": REALISTIC[0]}]}  # fmt: skip
+    suite = build_suite(SuiteDocument({"data": league.name, "items": [item]},
+                                      base_dir=str(league.parent)))  # fmt: skip
+    assert suite.item("q").data == league
+    record = grade(suite.item("q"), REALISTIC[1])
+    assert record.status == "fail"
+    assert record.counterexample is not None and record.counterexample["realism"] == "realistic"
+    with pytest.raises(SuiteError, match="no such database file"):
+        build_suite(SuiteDocument({"data": "missing.sqlite", "items": [item]},
+                                  base_dir=str(tmp_path)))  # fmt: skip

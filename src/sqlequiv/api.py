@@ -8,13 +8,12 @@ verdict. Bad input and bugs come back as ``error`` verdicts, never as exceptions
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlequiv.data.source import read_data
+from sqlequiv.data.source import Snapshot, read_data
 from sqlequiv.deadline import Deadline
 from sqlequiv.errors import Side, SqlequivError
 from sqlequiv.execute import engine_for
@@ -22,7 +21,7 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
 from sqlequiv.pipeline import STAGES, Pair, SeedData, Stage, Timer, decide
-from sqlequiv.pipeline.realism import decide_with_data
+from sqlequiv.pipeline.realism import decide_with_data, narrower
 from sqlequiv.pipeline.replay import replay
 from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
@@ -93,15 +92,8 @@ def check(
                 snapshot = read_data(data, pair.schema)
 
             def remake(stricter: Schema, seed: SeedData) -> Pair:
-                # A second search, over a narrower space (the data's facts as constraints,
-                # its values in the pools): a fifth of the first one's databases.
-                narrower = dataclasses.replace(
-                    options,
-                    max_fixtures=max(1, options.max_fixtures // 5),
-                    floor_databases=max(1, options.floor_databases // 5),
-                )
                 return _pair(
-                    candidate, reference, stricter, dialect=dialect, options=narrower,
+                    candidate, reference, stricter, dialect=dialect, options=narrower(options),
                     timer=Timer(), deadline=deadline, executor=executor, symbolic=symbolic,
                     seed_data=seed, engine_name=engine,
                 )  # fmt: skip
@@ -161,23 +153,31 @@ def check_guarded(
     symbolic: SymbolicLayer | None = None,
     empty_results: tuple[ResultSet, ResultSet] | None = None,
     stages: tuple[Stage, ...] = STAGES,
+    data: Snapshot | None = None,
 ) -> Verdict:
     """:func:`check` for two queries the caller has already guarded (grading has), and
     whose results on the empty database it may already have: nothing is guarded or
-    executed twice. Contained like :func:`check`; ``stages`` as there."""
+    executed twice. Contained like :func:`check`; ``stages`` and ``data`` (here a
+    :class:`~sqlequiv.data.source.Snapshot` already read) as there."""
     timer = Timer()
+    deadline = Deadline.after(options.check_time_budget)
+    layer = _layer(symbolic, options)
     pair = Pair(
-        candidate,
-        reference,
-        schema,
-        options,
-        _layer(symbolic, options),
-        timer,
-        executor=executor,
-        empty_results=empty_results,
-        deadline=Deadline.after(options.check_time_budget),
+        candidate, reference, schema, options, layer, timer,
+        executor=executor, empty_results=empty_results, deadline=deadline,
+    )  # fmt: skip
+    if data is None:
+        return _contained(lambda: decide(pair, stages), options, timer)
+
+    def remake(stricter: Schema, seed: SeedData) -> Pair:
+        return Pair(
+            candidate, reference, stricter, narrower(options), layer, Timer(),
+            executor=executor, seed_data=seed, deadline=deadline,
+        )  # fmt: skip
+
+    return _contained(
+        lambda: decide_with_data(pair, data, lambda p: decide(p, stages), remake), options, timer
     )
-    return _contained(lambda: decide(pair, stages), options, timer)
 
 
 def _pair(

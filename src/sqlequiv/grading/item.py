@@ -30,6 +30,7 @@ from typing import Any
 
 from sqlequiv._version import __version__
 from sqlequiv.api import check_guarded
+from sqlequiv.data.source import read_data
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed, SqlequivError
 from sqlequiv.execute import shared_executor
@@ -269,6 +270,8 @@ def _check_reference(
         executor=engine,
         empty_results=(cand_results[EMPTY.name], ref.results[EMPTY.name]),
         stages=stages,
+        # Read once per process and file (cached), sorted against for every candidate.
+        data=read_data(item.data, item.schema) if item.data is not None else None,
     )
     if verdict.verdict == "error" and verdict.error is not None:
         e = verdict.error

@@ -38,6 +38,7 @@ from sqlequiv.data.realism import (
 from sqlequiv.data.source import Snapshot
 from sqlequiv.database import Database
 from sqlequiv.errors import QueryFailed
+from sqlequiv.options import Options
 from sqlequiv.pipeline import REFUTING_STAGES
 from sqlequiv.pipeline import decide as decide_stages
 from sqlequiv.pipeline.pair import Pair, SeedData
@@ -46,7 +47,7 @@ from sqlequiv.schema.model import Schema
 from sqlequiv.search.shrink import shrink
 from sqlequiv.verdict import Counterexample, Verdict
 
-__all__ = ["ON_DATA_MAX_ROWS", "SEED_ROWS", "decide_with_data"]
+__all__ = ["ON_DATA_MAX_ROWS", "SEED_ROWS", "decide_with_data", "narrower"]
 
 #: The most rows (every table together) the queries are run on as "the data".
 ON_DATA_MAX_ROWS = 5_000
@@ -60,6 +61,17 @@ _SHRINK_ATTEMPTS = 60
 Decide = Callable[[Pair], Verdict]
 #: Makes the pair again over another schema, with rows from the data in its pools.
 Remake = Callable[[Schema, SeedData], Pair]
+
+
+def narrower(options: Options) -> Options:
+    """The options of the realistic search: a second search over a narrower space (the
+    data's facts as constraints, its values in the pools), a fifth of the first one's
+    databases."""
+    return dataclasses.replace(
+        options,
+        max_fixtures=max(1, options.max_fixtures // 5),
+        floor_databases=max(1, options.floor_databases // 5),
+    )
 
 
 def decide_with_data(pair: Pair, snapshot: Snapshot, decide: Decide, remake: Remake) -> Verdict:

@@ -48,7 +48,7 @@ from sqlequiv.schema.load import load_yaml_text
 from sqlequiv.suite.fixtures import FixtureError, rows_database, script_database
 from sqlequiv.suite.model import REFERENCE_KINDS, Fixture, Item, Reference, ReferenceKind, Suite
 
-_SUITE_KEYS = ("suite", "description", "dialect", "schemas", "fixtures", "items")
+_SUITE_KEYS = ("suite", "description", "dialect", "schemas", "fixtures", "data", "items")
 _ITEM_KEYS = (
     "id",
     "question",
@@ -59,6 +59,7 @@ _ITEM_KEYS = (
     "accepted_references",
     "fixtures",
     "predicate",
+    "data",
     "difficulty",
     "tags",
     "meta",
@@ -197,6 +198,7 @@ class _Builder:
         for name, spec in named_fixtures.items():
             if self._fixture_spec_ok(spec, f"fixtures.{name}", None, None, named=True):
                 self.named_fixtures[str(name)] = spec
+        self.suite_data = self._data_path(data.get("data"), None, None)
         raw_items = data.get("items")
         if not isinstance(raw_items, list) or not raw_items:
             self._problem("items", "expected a non-empty list of items")
@@ -268,6 +270,7 @@ class _Builder:
                 shown, index,
             )  # fmt: skip
         fixtures = self._fixtures(raw.get("fixtures"), schema, dialect, shown, index)
+        item_data = self._data_path(raw.get("data"), shown, index) or self.suite_data
         meta = self._meta(raw, shown, index)
         if len(self.problems) > before or schema is None or not isinstance(item_id, str):
             return None
@@ -283,7 +286,21 @@ class _Builder:
             predicate=predicate,
             meta=meta,
             base_dir=self.base,
+            data=item_data,
         )
+
+    def _data_path(self, raw: Any, item_id: str | None, index: int | None) -> Path | None:
+        """``data:``: the user's database file, relative to the suite's directory."""
+        if raw is None:
+            return None
+        if not isinstance(raw, str) or not raw.strip():
+            self._problem("data", "expected the path of an SQLite or DuckDB file", item_id, index)
+            return None
+        path = Path(raw) if self.base is None else self.base / raw
+        if not path.is_file():
+            self._problem("data", f"no such database file: {raw}", item_id, index)
+            return None
+        return path
 
     def _references(self, raw: Any, item_id: str | None, index: int) -> tuple[Reference, ...]:
         if raw is None:

@@ -58,6 +58,9 @@ class Item:
     meta: Mapping[str, Any] = field(default_factory=dict)
     #: Directory predicates are imported from (the suite file's directory).
     base_dir: Path | None = None
+    #: The user's own database its counterexamples are sorted against (``data:``, the
+    #: item's or the suite's): each refutation says ``on_data``, ``realistic`` or ``edge``.
+    data: Path | None = None
 
 
 @dataclass(frozen=True)
