@@ -356,6 +356,9 @@ def test_false_passes_carry_a_verified_counterexample(spider_run: dict[str, Any]
         # the shipped database just lacked the case.
         assert record["replay"]["evaluator_match"] is False, record["replay"]
         assert record["replay"]["illegal"] is False
+        # Sorted against the benchmark's own database, which the command reads unasked.
+        assert example["realism"] in ("realistic", "edge"), example
+        assert (example["realism"] == "edge") == bool(example["breaks"])
 
 
 def test_tie_and_zero_concert_counterexamples(spider_run: dict[str, Any]) -> None:

@@ -219,6 +219,8 @@ class _Database:
     seed: dict[str, list[tuple[Any, ...]]] | None
     ddl: list[str]
     warnings: list[str] = field(default_factory=list)
+    #: The shipped database file, whose rows each refutation is sorted against.
+    path: Path | None = None
 
 
 class ItemGrader:
@@ -308,6 +310,9 @@ class ItemGrader:
             dialect="sqlite",
             options=self.settings.options,
             seed_data=database.seed,
+            # The benchmark's own database: each refutation says whether it shows there
+            # (on_data), on a database like it (realistic) or only on an edge case.
+            data=database.path,
         )
 
     def database(self, db_id: str) -> _Database:
@@ -350,7 +355,8 @@ class ItemGrader:
                 except (SqlequivError, sqlite3.Error):
                     seed = None  # the search is only less well informed
             ddl = _table_ddl(path)
-        return _Database(schema, source, None, seed, ddl, list(schema.warnings))
+        data = path if source == "sqlite" and _readable(path, schema) else None
+        return _Database(schema, source, None, seed, ddl, list(schema.warnings), data)
 
     # -- replaying a counterexample ---------------------------------------------------------
 
@@ -468,6 +474,18 @@ def _read_tables_json(path: str, db_id: str) -> Schema:
     from sqlequiv.schema.spider import read_tables_json
 
     return read_tables_json(path, db_id)
+
+
+def _readable(path: Path, schema: Schema) -> bool:
+    """Whether the shipped file's rows can be read for the schema (read once, cached): a
+    file that cannot only leaves the refutations unsorted, never turns them into errors."""
+    from sqlequiv.data.source import read_data
+
+    try:
+        read_data(path, schema)
+    except (SqlequivError, sqlite3.Error, OSError):
+        return False
+    return True
 
 
 def _read_rows(path: Path, schema: Schema, limit: int) -> dict[str, list[tuple[Any, ...]]]:

@@ -171,6 +171,10 @@ def summarize_benchmark(
             if r.get("category") in ("unresolved_pass", "unresolved_fail")
         ],
         "false_passes_by_cause": dict(false_pass_causes),
+        "false_passes_by_realism": dict(Counter(
+            str((r.get("counterexample") or {}).get("realism"))
+            for r in rows if r.get("category") == "false_pass"
+        )),
         "false_passes_replayed": dict(replays),
         "illegal_counterexamples": [
             r.get("index") for r in rows if (r.get("replay") or {}).get("illegal")
@@ -294,6 +298,13 @@ def render_benchmark_summary(summary: Mapping[str, Any]) -> str:
         lines.append(f"  items {_indexes(fp)}")
         causes = ", ".join(f"{c} {n}" for c, n in sorted(summary["false_passes_by_cause"].items()))
         lines.append(f"  by cause: {causes}")
+        tiers = summary.get("false_passes_by_realism") or {}
+        if any(t in tiers for t in ("on_data", "realistic", "edge")):
+            lines.append(
+                f"  against the benchmark's own database: {tiers.get('realistic', 0)} with a "
+                f"realistic counterexample (every fact its data shows holds), "
+                f"{tiers.get('edge', 0)} only on an edge case (a fact of the data broken)"
+            )
         replayed = summary["false_passes_replayed"]
         lines.append(
             "  replayed on the counterexample database, the evaluator's own rule fails "
