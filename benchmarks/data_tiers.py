@@ -35,13 +35,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import sqlglot
 from sqlglot import exp
 
 from sqlequiv import check
 from sqlequiv.compare.rows import compare_results
-from sqlequiv.data.mining import Fact, mine
+from sqlequiv.data.mining import mine
 from sqlequiv.data.source import read_data
 from sqlequiv.options import Options
 from sqlequiv.results import ResultSet
@@ -49,39 +48,10 @@ from sqlequiv.schema import load_schema
 from sqlequiv.schema.model import Schema
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from support.facts_sql import holds_in_sql  # noqa: E402  (the tests' own re-check)
+
 PAIRS = Path(__file__).resolve().parent / "data_tiers" / "pairs.jsonl"
-
-
-def holds_in_sql(fact: Fact, tables: dict[str, list[dict[str, Any]]], schema: Schema) -> bool:
-    """``fact`` re-checked in SQL on DuckDB over a counterexample's tables."""
-    con = duckdb.connect()
-    for table in schema:
-        columns = ", ".join(f'"{c}" VARCHAR' for c in table.column_names)
-        con.execute(f'CREATE TABLE "{table.name}" ({columns})')
-        for row in tables.get(table.name, []):
-            values = [None if v is None else str(v) for v in row.values()]
-            con.execute(f'INSERT INTO "{table.name}" VALUES ({", ".join("?" for _ in values)})',
-                        values)  # fmt: skip
-    t, c = f'"{fact.table}"', f'"{fact.column}"'
-    number = f"TRY_CAST({c} AS DOUBLE)"
-    if fact.kind == "non_empty":
-        sql = f"SELECT COUNT(*) > 0 FROM {t}"
-    elif fact.kind == "not_null":
-        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} IS NULL"
-    elif fact.kind == "unique":
-        sql = f"SELECT COUNT({c}) = COUNT(DISTINCT {c}) FROM {t}"
-    elif fact.kind == "references":
-        rt, rc = fact.detail
-        sql = (f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} IS NOT NULL AND {number} NOT IN "
-               f'(SELECT TRY_CAST("{rc}" AS DOUBLE) FROM "{rt}" WHERE "{rc}" IS NOT NULL)')
-    elif fact.kind == "values":
-        listed = ", ".join("'" + str(v).replace("'", "''") + "'" for v in fact.detail)
-        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} NOT IN ({listed})"
-    else:
-        low, high = fact.detail
-        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {number} NOT BETWEEN {low} AND {high}"
-    result = con.execute(sql).fetchone()
-    return bool(result and result[0])
 
 
 def floor_from_data(

@@ -15,17 +15,17 @@ import importlib.util
 import sqlite3
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
 
 from sqlequiv import check
-from sqlequiv.data.mining import Fact, mine
+from sqlequiv.data.mining import mine
 from sqlequiv.data.source import read_data
 from sqlequiv.errors import SchemaError
 from sqlequiv.schema import load_schema
 from sqlequiv.schema.model import Schema
+from support.facts_sql import holds_in_sql
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKER = ROOT / "examples" / "data" / "make_league.py"
@@ -136,39 +136,6 @@ def test_on_data_is_rows_of_the_data_on_which_the_queries_differ(
     assert sum(len(rows) for rows in example.tables.values()) <= 3  # the difference, not the data
 
 
-def _holds_in_sql(fact: Fact, tables: dict[str, list[dict[str, Any]]], schema: Schema) -> bool:
-    """The fact re-checked in SQL on DuckDB over the counterexample's tables (not with
-    the Python that mined it)."""
-    con = duckdb.connect()
-    for table in schema:
-        columns = ", ".join(f'"{c}" VARCHAR' for c in table.column_names)
-        con.execute(f'CREATE TABLE "{table.name}" ({columns})')
-        for row in tables.get(table.name, []):
-            values = [None if v is None else str(v) for v in row.values()]
-            marks = ", ".join("?" for _ in values)
-            con.execute(f'INSERT INTO "{table.name}" VALUES ({marks})', values)
-    t, c = f'"{fact.table}"', f'"{fact.column}"'
-    number = f"TRY_CAST({c} AS DOUBLE)"
-    if fact.kind == "non_empty":
-        sql = f"SELECT COUNT(*) > 0 FROM {t}"
-    elif fact.kind == "not_null":
-        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} IS NULL"
-    elif fact.kind == "unique":
-        sql = f"SELECT COUNT({c}) = COUNT(DISTINCT {c}) FROM {t}"
-    elif fact.kind == "references":
-        rt, rc = fact.detail
-        sql = (f'SELECT COUNT(*) = 0 FROM {t} WHERE {c} IS NOT NULL AND {number} NOT IN '
-               f'(SELECT TRY_CAST("{rc}" AS DOUBLE) FROM "{rt}" WHERE "{rc}" IS NOT NULL)')
-    elif fact.kind == "values":
-        listed = ", ".join(f"'{v}'" for v in fact.detail)
-        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} NOT IN ({listed})"
-    else:
-        low, high = fact.detail
-        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {number} NOT BETWEEN {low} AND {high}"
-    result = con.execute(sql).fetchone()
-    return bool(result and result[0])
-
-
 def test_a_realistic_counterexample_keeps_every_fact_of_the_data(
     league: Path, schema: Schema
 ) -> None:
@@ -182,7 +149,7 @@ def test_a_realistic_counterexample_keeps_every_fact_of_the_data(
     checked = [f for f in facts if f.table in read or (f.kind != "non_empty" and f.table in filled)]
     assert len(checked) >= 10
     for fact in checked:
-        assert _holds_in_sql(fact, example.tables, schema), fact.evidence
+        assert holds_in_sql(fact, example.tables, schema), fact.evidence
 
 
 def test_an_edge_counterexample_is_kept_and_says_what_it_breaks(

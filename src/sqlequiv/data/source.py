@@ -111,35 +111,17 @@ def _read_sqlite(
     uri = f"file:{urllib.parse.quote(str(file.resolve()))}?mode=ro&immutable=1"
     try:
         con = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-        harden(con)
-        con.execute("PRAGMA query_only = ON")
-        con.text_factory = lambda data: data.decode("utf-8", "replace")
-        names = {
-            str(n).lower(): str(n)
-            for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
     except sqlite3.Error as err:
         raise SchemaError("unreadable_database", f"--data: {file}: {_first_line(err)}") from err
     try:
-        rows: dict[str, tuple[Row, ...]] = {}
-        counts: dict[str, int] = {}
-        for table in schema:
-            actual = names.get(table.name)
-            if actual is None:
-                raise SchemaError("unknown_table", f"--data: {file} has no table {table.name!r}")
-            present = {
-                str(n).lower(): str(n)
-                for (n,) in con.execute("SELECT name FROM pragma_table_xinfo(?)", (actual,))
-            }
-            columns = [_column(present, c, table.name, file) for c in table.column_names]
-            read = con.execute(
-                f"SELECT {', '.join(columns)} FROM {quote_identifier(actual)} LIMIT ?",
-                (max_rows,),
-            ).fetchall()
-            rows[table.name] = tuple(tuple(r) for r in read)
-            (count,) = con.execute(f"SELECT COUNT(*) FROM {quote_identifier(actual)}").fetchone()
-            counts[table.name] = int(count)
-        return rows, counts
+        harden(con)
+        con.execute("PRAGMA query_only = ON")
+        con.text_factory = lambda data: data.decode("utf-8", "replace")
+        return _read_tables(
+            con, file, schema, max_rows,
+            tables_sql="SELECT name FROM sqlite_master WHERE type = 'table'",
+            columns_sql="SELECT name FROM pragma_table_xinfo(?)",
+        )  # fmt: skip
     except sqlite3.Error as err:
         raise SchemaError("unreadable_database", f"--data: {file}: {_first_line(err)}") from err
     finally:
@@ -162,34 +144,37 @@ def _read_duckdb(
             f"--data: {file} is neither a SQLite nor a DuckDB database: {_first_line(err)}",
         ) from err
     try:
-        names = {
-            str(n).lower(): str(n)
-            for (n,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
-        }
-        rows: dict[str, tuple[Row, ...]] = {}
-        counts: dict[str, int] = {}
-        for table in schema:
-            actual = names.get(table.name)
-            if actual is None:
-                raise SchemaError("unknown_table", f"--data: {file} has no table {table.name!r}")
-            present = {
-                str(n).lower(): str(n)
-                for (n,) in con.execute(
-                    "SELECT column_name FROM duckdb_columns() WHERE table_name = ?", [actual]
-                ).fetchall()
-            }
-            columns = [_column(present, c, table.name, file) for c in table.column_names]
-            read = con.execute(
-                f"SELECT {', '.join(columns)} FROM {quote_identifier(actual)} LIMIT {max_rows}"
-            ).fetchall()
-            rows[table.name] = tuple(tuple(r) for r in read)
-            result = con.execute(f"SELECT COUNT(*) FROM {quote_identifier(actual)}").fetchone()
-            counts[table.name] = int(result[0]) if result else 0
-        return rows, counts
+        return _read_tables(
+            con, file, schema, max_rows,
+            tables_sql="SELECT table_name FROM duckdb_tables()",
+            columns_sql="SELECT column_name FROM duckdb_columns() WHERE table_name = ?",
+        )  # fmt: skip
     except duckdb.Error as err:
         raise SchemaError("unreadable_database", f"--data: {file}: {_first_line(err)}") from err
     finally:
         con.close()
+
+
+def _read_tables(
+    con: Any, file: Path, schema: Schema, max_rows: int, *, tables_sql: str, columns_sql: str
+) -> tuple[dict[str, tuple[Row, ...]], dict[str, int]]:
+    """Every schema table's first ``max_rows`` rows and its row count, through ``con``
+    (an SQLite or a DuckDB connection: both take the same calls), with fixed SQL only."""
+    names = {str(n).lower(): str(n) for (n,) in con.execute(tables_sql).fetchall()}
+    rows: dict[str, tuple[Row, ...]] = {}
+    counts: dict[str, int] = {}
+    for table in schema:
+        actual = names.get(table.name)
+        if actual is None:
+            raise SchemaError("unknown_table", f"--data: {file} has no table {table.name!r}")
+        present = {str(n).lower(): str(n) for (n,) in con.execute(columns_sql, [actual]).fetchall()}
+        columns = [_column(present, c, table.name, file) for c in table.column_names]
+        source = quote_identifier(actual)
+        read = con.execute(f"SELECT {', '.join(columns)} FROM {source} LIMIT {int(max_rows)}")
+        rows[table.name] = tuple(tuple(r) for r in read.fetchall())
+        counted = con.execute(f"SELECT COUNT(*) FROM {source}").fetchone()
+        counts[table.name] = int(counted[0]) if counted else 0
+    return rows, counts
 
 
 def _column(present: Mapping[str, str], name: str, table: str, file: Path) -> str:
