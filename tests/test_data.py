@@ -213,3 +213,35 @@ def test_a_suite_with_data_grades_with_tiers(league: Path, tmp_path: Path) -> No
     with pytest.raises(SuiteError, match="no such database file"):
         build_suite(SuiteDocument({"data": "missing.sqlite", "items": [item]},
                                   base_dir=str(tmp_path)))  # fmt: skip
+
+
+def test_fail_on_lets_a_grader_fail_only_realistic_refutations(league: Path) -> None:
+    """``--fail-on realistic``: a candidate refuted only by an edge case (a NULL the data
+    never holds) is not failed, and says why; a realistic refutation still fails it; and
+    ``on_data`` fails only what the data itself shows."""
+    from sqlequiv.errors import InvalidOption
+    from sqlequiv.grading import grade
+    from sqlequiv.grading.worker import Settings
+    from sqlequiv.suite.load import SuiteDocument, build_suite
+    from sqlequiv.suite.model import Item
+
+    def item(gold: str) -> Item:
+        spec = {"id": "q", "question": "?", "schema": str(league), "dialect": "sqlite",
+                "reference_kind": "query", "data": league.name,
+                "accepted_references": [{"name": "gold", "sql": gold}]}  # fmt: skip
+        suite = build_suite(SuiteDocument({"items": [spec]}, base_dir=str(league.parent)))
+        return suite.item("q")
+
+    edge = item(EDGE[1])
+    assert grade(edge, EDGE[0]).status == "fail"
+    waived = grade(edge, EDGE[0], fail_on="realistic")
+    assert waived.status == "pass" and waived.proved is False
+    assert waived.detail is not None and "--fail-on realistic" in waived.detail
+    assert waived.counterexample is not None and waived.counterexample["realism"] == "edge"
+    realistic = item(REALISTIC[0])
+    assert grade(realistic, REALISTIC[1], fail_on="realistic").status == "fail"
+    assert grade(realistic, REALISTIC[1], fail_on="on_data").status == "pass"
+    on_data = item(ON_DATA[1])
+    assert grade(on_data, ON_DATA[0], fail_on="on_data").status == "fail"
+    with pytest.raises(InvalidOption):
+        Settings(fail_on="sometimes")

@@ -26,6 +26,7 @@ from sqlequiv.cli.options import (
     interrupted,
     options_from,
 )
+from sqlequiv.grading.item import FAIL_ON
 from sqlequiv.grading.progress import Progress
 from sqlequiv.grading.record import pair_key
 from sqlequiv.grading.run import BACKENDS, grade_suite
@@ -45,6 +46,10 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--ray-address", default=None, help="Ray cluster address (default: auto)")
     g.add_argument("--strict", action="store_true", help="a pass must be proved: unrefuted "
                    "passes become unknown")  # fmt: skip
+    g.add_argument("--fail-on", choices=FAIL_ON, default="any",
+                   help="with a suite's data: (your database), fail a candidate only on a "
+                   "counterexample this realistic: any (default), realistic (not an edge case "
+                   "alone), on_data (a difference on the data itself)")  # fmt: skip
     g.add_argument("--predicate-databases", type=int, default=Settings.predicate_databases,
                    help="generated databases each predicate is checked on")  # fmt: skip
     g.add_argument("--task-timeout", type=float, default=Settings.task_timeout,
@@ -72,6 +77,7 @@ def run_grade(args: argparse.Namespace, argv: list[str]) -> int:
     settings = Settings(
         options=options,
         strict=args.strict,
+        fail_on=args.fail_on,
         predicate_databases=max(0, args.predicate_databases),
         task_timeout=args.task_timeout,
         memory_limit_mb=args.memory_limit_mb,

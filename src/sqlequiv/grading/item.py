@@ -85,6 +85,7 @@ def grade(
     sample: int | str = 0,
     candidate_meta: Mapping[str, Any] | None = None,
     strict: bool = False,
+    fail_on: str = "any",
     predicate_databases: int = 30,
     executor: Executor | None = None,
 ) -> Record:
@@ -157,7 +158,9 @@ def grade(
             fixtures=outcome.fixtures,
             predicate=outcome.summary,
         )
-    return _grade_query(item, candidate, cand, ran, report, options, engine, strict, done)
+    return _grade_query(
+        item, candidate, cand, ran, report, options, engine, strict, done, fail_on
+    )
 
 
 def _grade_query(
@@ -170,6 +173,7 @@ def _grade_query(
     engine: Executor,
     strict: bool,
     done: Callable[..., Record],
+    fail_on: str = "any",
 ) -> Record:
     outcomes: dict[str, ReferenceOutcome] = {
         name: ReferenceOutcome(name, "error", detail=why) for name, why in report.broken.items()
@@ -239,6 +243,21 @@ def _grade_query(
             **common,
         )
     refutations = [o for o in ordered if o.verdict == "not_equivalent"]
+    waived = [o for o in refutations if not _fails(o, fail_on)]
+    if refutations and len(refutations) == len(report.runnable) and waived:
+        # Every reference is refuted, but only by counterexamples less realistic than
+        # --fail-on asks: the candidate is not failed for them (nor proved).
+        tiers = sorted({str((o.counterexample or {}).get("realism")) for o in waived})
+        return done(
+            "pass",
+            proved=False,
+            matched_reference=waived[0].name,
+            method="unrefuted",
+            detail=f"refuted only by {', '.join(tiers)} counterexamples, which "
+            f"--fail-on {fail_on} does not fail",
+            counterexample=waived[0].counterexample,
+            **common,
+        )
     if refutations and len(refutations) == len(report.runnable):
         first = refutations[0]
         return done(
@@ -288,6 +307,21 @@ def _check_reference(
         counterexample=ce.to_dict() if ce else None,
         evidence=verdict.evidence.to_dict(),
     )
+
+
+#: The --fail-on thresholds, least realistic first.
+FAIL_ON = ("any", "realistic", "on_data")
+#: How realistic each tier is (a counterexample not sorted against data always fails).
+_TIER_RANK = {"edge": 0, "realistic": 1, "on_data": 2}
+
+
+def _fails(outcome: ReferenceOutcome, fail_on: str) -> bool:
+    """Whether a refutation fails the candidate under ``--fail-on``: a named fixture's, or
+    one not sorted against data, always does."""
+    realism = (outcome.counterexample or {}).get("realism")
+    if fail_on == "any" or realism is None or outcome.fixture is not None:
+        return True
+    return _TIER_RANK.get(str(realism), 0) >= FAIL_ON.index(fail_on)
 
 
 def _refuting_fixture(

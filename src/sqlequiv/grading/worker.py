@@ -16,7 +16,7 @@ from sqlequiv._version import __version__
 from sqlequiv.errors import InvalidOption
 from sqlequiv.execute import shared_executor
 from sqlequiv.grading.anomalies import audit_item
-from sqlequiv.grading.item import grade
+from sqlequiv.grading.item import FAIL_ON, grade
 from sqlequiv.grading.record import Record
 from sqlequiv.options import Options
 from sqlequiv.policy.catalogues import ENGINES
@@ -55,6 +55,10 @@ class Settings:
 
     options: Options = field(default_factory=Options)
     strict: bool = False
+    #: Which refutations fail a candidate, by how realistic their counterexample is (an
+    #: item with ``data:``): ``any`` (every refutation, the default), ``realistic`` (not
+    #: one that only an edge case shows) or ``on_data`` (only a difference on the data).
+    fail_on: str = "any"
     predicate_databases: int = 30
     #: A task still running after this many seconds is killed and recorded as an error.
     task_timeout: float = 120.0
@@ -78,6 +82,8 @@ class Settings:
             raise InvalidOption(f"memory_limit_mb={limit!r} must be a whole number")
         if limit < 0:
             raise InvalidOption(f"memory_limit_mb={limit!r} must not be negative")
+        if self.fail_on not in FAIL_ON:
+            raise InvalidOption(f"fail_on={self.fail_on!r} must be one of {', '.join(FAIL_ON)}")
 
 
 class Worker:
@@ -121,6 +127,7 @@ class Worker:
             sample=task.sample,
             candidate_meta=task.meta,
             strict=self.settings.strict,
+            fail_on=self.settings.fail_on,
             predicate_databases=self.settings.predicate_databases,
             executor=engine,
         )
