@@ -245,3 +245,20 @@ def test_fail_on_lets_a_grader_fail_only_realistic_refutations(league: Path) -> 
     assert grade(on_data, ON_DATA[0], fail_on="on_data").status == "fail"
     with pytest.raises(InvalidOption):
         Settings(fail_on="sometimes")
+
+
+def test_the_grade_summary_splits_failures_by_realism() -> None:
+    from sqlequiv.grading.summary import render_grade_summary, summarize_grades
+
+    records = [
+        {"item_id": "a", "status": "fail", "cause": "grain",
+         "counterexample": {"realism": "edge", "breaks": ["needs ..."]}},
+        {"item_id": "b", "status": "fail", "cause": "missing_rows",
+         "counterexample": {"realism": "on_data", "breaks": []}},
+        {"item_id": "c", "status": "fail", "cause": "grain", "counterexample": {"realism": None}},
+    ]  # fmt: skip
+    summary = summarize_grades(records)
+    assert summary["failures_by_realism"] == {"on_data": 1, "edge": 1}
+    line = next(x for x in render_grade_summary(summary).splitlines() if "by realism" in x)
+    assert line.split() == ["by", "realism", "on_data", "1,", "edge", "1"]
+    assert summarize_grades(records[2:])["failures_by_realism"] == {}

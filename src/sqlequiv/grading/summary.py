@@ -30,11 +30,18 @@ class GradeSummary(TypedDict):
     unrefuted_passes: int
     failed: int
     failures_by_cause: dict[str, int]
+    #: With a suite's ``data:``: the failures by how realistic their counterexample is
+    #: (``on_data``, ``realistic``, ``edge``; docs/data.md); empty without data.
+    failures_by_realism: dict[str, int]
     unknown: int
     errors: int
     errors_by_kind: dict[str, int]
     anomalous_pairs: int
     anomalous_items: list[str]
+
+
+#: The tiers of a counterexample sorted against the user's data, most realistic first.
+_TIERS = ("on_data", "realistic", "edge")
 
 
 def summarize_grades(records: Iterable[Mapping[str, Any]]) -> GradeSummary:
@@ -48,6 +55,7 @@ def summarize_grades(records: Iterable[Mapping[str, Any]]) -> GradeSummary:
     """
     status: Counter[str] = Counter()
     causes: Counter[str] = Counter()
+    tiers: Counter[str] = Counter()
     errors: Counter[str] = Counter()
     proved = unrefuted = 0
     anomalous_items: set[str] = set()
@@ -66,6 +74,9 @@ def summarize_grades(records: Iterable[Mapping[str, Any]]) -> GradeSummary:
             if cause is None:
                 cause = "predicate" if record.get("method") == "predicate" else "unclassified"
             causes[str(cause)] += 1
+            realism = (record.get("counterexample") or {}).get("realism")
+            if realism is not None:
+                tiers[str(realism)] += 1
         elif kind == "error":
             error = record.get("error") or {}
             errors[str(error.get("kind") or "unknown")] += 1
@@ -82,6 +93,7 @@ def summarize_grades(records: Iterable[Mapping[str, Any]]) -> GradeSummary:
         "unrefuted_passes": unrefuted,
         "failed": status["fail"],
         "failures_by_cause": dict(causes.most_common()),
+        "failures_by_realism": {t: tiers[t] for t in _TIERS if t in tiers},
         "unknown": status["unknown"],
         "errors": status["error"],
         "errors_by_kind": dict(errors.most_common()),
@@ -105,6 +117,9 @@ def render_grade_summary(summary: GradeSummary, anomalies: int | None = None) ->
         ("fail", str(summary["failed"])),
     ]
     rows += [(f"  {cause}", str(n)) for cause, n in summary["failures_by_cause"].items()]
+    tiers = summary.get("failures_by_realism") or {}
+    if tiers:  # a suite with data: how realistic each failure's counterexample is
+        rows.append(("  by realism", ", ".join(f"{t} {n}" for t, n in tiers.items())))
     rows.append(("unknown", str(summary["unknown"])))
     rows.append(("error", str(summary["errors"])))
     rows += [(f"  {kind}", str(n)) for kind, n in summary["errors_by_kind"].items()]
