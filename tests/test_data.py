@@ -262,3 +262,19 @@ def test_the_grade_summary_splits_failures_by_realism() -> None:
     line = next(x for x in render_grade_summary(summary).splitlines() if "by realism" in x)
     assert line.split() == ["by", "realism", "on_data", "1,", "edge", "1"]
     assert summarize_grades(records[2:])["failures_by_realism"] == {}
+
+
+def test_fixtures_with_data_come_sorted_by_realism(league: Path, tmp_path: Path) -> None:
+    """``sqlequiv fixtures --data``: the data's own rows first when the queries differ on
+    them, then each distinguishing database realistic or edge, what it breaks said."""
+    from sqlequiv import distinguishing_fixtures
+
+    verdict, examples = distinguishing_fixtures(*ON_DATA, str(league), "sqlite", limit=3,
+                                                data=league)  # fmt: skip
+    assert verdict.verdict == "not_equivalent" and examples
+    assert examples[0].realism == "on_data"
+    tiers = [e.realism for e in examples]
+    assert tiers == sorted(tiers, key=["on_data", "realistic", "edge"].index)
+    assert all((e.realism == "edge") == bool(e.breaks) for e in examples)
+    _, plain = distinguishing_fixtures(*ON_DATA, str(league), "sqlite", limit=3)
+    assert all(e.realism is None for e in plain)

@@ -8,6 +8,7 @@ verdict. Bad input and bugs come back as ``error`` verdicts, never as exceptions
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +22,7 @@ from sqlequiv.execute.base import Executor
 from sqlequiv.guard import GuardedQuery, guard_query
 from sqlequiv.options import Options
 from sqlequiv.pipeline import STAGES, Pair, SeedData, Stage, Timer, decide
-from sqlequiv.pipeline.realism import decide_with_data, narrower
+from sqlequiv.pipeline.realism import decide_with_data, narrower, sort_examples
 from sqlequiv.pipeline.replay import replay
 from sqlequiv.results import ResultSet
 from sqlequiv.schema import Schema, load_schema
@@ -120,11 +121,14 @@ def distinguishing_fixtures(
     symbolic: SymbolicLayer | None = None,
     seed_data: SeedData | None = None,
     engine: str | None = None,
+    data: str | os.PathLike[str] | None = None,
 ) -> tuple[Verdict, list[Counterexample]]:
     """Like :func:`check`, but keep searching for up to ``limit`` distinct distinguishing databases.
 
     Every database returned was re-executed and constraint-checked like the
-    one in a ``not_equivalent`` verdict.
+    one in a ``not_equivalent`` verdict. With ``data``, each is sorted against the
+    user's database (``realism``, ``breaks``), the data's own rows first when the
+    queries differ on them, then the realistic ones.
     """
     options = options or Options()
     timer = Timer()
@@ -138,7 +142,19 @@ def distinguishing_fixtures(
             engine_name=engine,
         )  # fmt: skip
         pair.stop_after, pair.examples = limit, examples
-        return decide(pair)
+        verdict = decide(pair)
+        if data is not None and verdict.verdict in ("not_equivalent", "unknown"):
+            snapshot = read_data(data, pair.schema)
+            examples[:] = sort_examples(pair, snapshot, examples)[:limit]
+            if examples and verdict.verdict == "unknown":
+                # The queries differ on the data itself: a verified refutation.
+                verdict = pair.verdict(
+                    "not_equivalent", method="on_data", counterexample=examples[0],
+                    evidence=pair.gathered(),
+                )  # fmt: skip
+            elif examples:
+                verdict = dataclasses.replace(verdict, counterexample=examples[0])
+        return verdict
 
     return _contained(run, options, timer), examples
 

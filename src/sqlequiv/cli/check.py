@@ -70,15 +70,15 @@ def add_parsers(sub: Any) -> None:
         )
         add_format_options(p, text="the verdict report", json="the verdict object")
         add_engine_options(p)
+        p.add_argument(
+            "--data",
+            default=None,
+            metavar="DATABASE",
+            help="your own database (an SQLite or DuckDB file, opened read-only): each "
+            "counterexample says whether it shows on your data (on_data), on a database "
+            "like yours (realistic) or only on one the declared schema allows (edge)",
+        )
         if name == "check":
-            p.add_argument(
-                "--data",
-                default=None,
-                metavar="DATABASE",
-                help="your own database (an SQLite or DuckDB file, opened read-only): a "
-                "refutation says whether it shows on your data (on_data), on a database "
-                "like yours (realistic) or only on one the declared schema allows (edge)",
-            )
             p.add_argument(
                 "--replay-on",
                 default="",
@@ -109,7 +109,7 @@ def run_fixtures(args: argparse.Namespace, argv: list[str]) -> int:
     options, candidate, reference, schema, seed_data = _inputs(args)
     verdict, examples = distinguishing_fixtures(
         candidate, reference, schema, args.dialect, options, limit=args.limit, seed_data=seed_data,
-        engine=args.engine,
+        engine=args.engine, data=args.data,
     )  # fmt: skip
     if examples:
         paths = write_fixtures(examples, schema, Path(args.out))

@@ -47,7 +47,7 @@ from sqlequiv.schema.model import Schema
 from sqlequiv.search.shrink import shrink
 from sqlequiv.verdict import Counterexample, Verdict
 
-__all__ = ["ON_DATA_MAX_ROWS", "SEED_ROWS", "decide_with_data", "narrower"]
+__all__ = ["ON_DATA_MAX_ROWS", "SEED_ROWS", "decide_with_data", "narrower", "sort_examples"]
 
 #: The most rows (every table together) the queries are run on as "the data".
 ON_DATA_MAX_ROWS = 5_000
@@ -120,6 +120,27 @@ def _facts(snapshot: Snapshot, schema: Schema) -> list[Fact]:
     facts = mine(snapshot, schema)
     _FACTS[id(snapshot)] = (snapshot, schema, facts)
     return facts
+
+
+def sort_examples(
+    pair: Pair, snapshot: Snapshot, examples: Sequence[Counterexample]
+) -> list[Counterexample]:
+    """Several distinguishing databases (``sqlequiv fixtures``) sorted against the data:
+    the data's own rows first when the queries differ on them (``on_data``), then each
+    example ``realistic`` or ``edge`` with what it breaks, the realistic ones first."""
+    facts = _facts(snapshot, pair.schema)
+    read = set(pair.tables_read or pair.schema.table_names)
+    sorted_examples: list[Counterexample] = []
+    with pair.timer.stage("on_data"):
+        found = _on_data(pair, snapshot)
+    if found is not None:
+        sorted_examples.append(_tiered(found, ON_DATA if snapshot.complete else REALISTIC, []))
+    for example in examples:
+        db = example.database
+        breaks = broken_facts(db, facts, pair.schema, read) if db is not None else []
+        sorted_examples.append(_tiered(example, EDGE if breaks else REALISTIC, breaks))
+    order = {ON_DATA: 0, REALISTIC: 1, EDGE: 2}
+    return sorted(sorted_examples, key=lambda e: order[str(e.realism)])
 
 
 def _tiered(example: Counterexample, realism: str, breaks: list[str]) -> Counterexample:
