@@ -388,3 +388,27 @@ def test_grade_settings_refuse_an_unknown_engine() -> None:
 
     with pytest.raises(InvalidOption, match="engine='oracle'"):
         Settings(engine="oracle")
+
+
+def test_data_may_be_a_postgresql_url() -> None:
+    """``--data postgresql://...``: the URL's current schema is read in a read-only
+    session; the queries still run on sqlequiv's own engine, and the tiers follow."""
+    from sqlequiv.data.source import read_data
+
+    server = postgres_server.private_server()
+    with psycopg.connect(server.conninfo(postgres_server.OWNER), autocommit=True) as con:
+        con.execute("DROP SCHEMA IF EXISTS shopdata CASCADE")
+        con.execute("CREATE SCHEMA shopdata")
+        con.execute("CREATE TABLE shopdata.t (id INTEGER PRIMARY KEY, name TEXT, n INTEGER)")
+        con.execute("INSERT INTO shopdata.t VALUES (1, 'a', 5), (2, 'b', 7), (3, 'c', NULL)")
+    url = (f"postgresql:///{postgres_server.DATABASE}?host={server.directory}"
+           f"&user={postgres_server.OWNER}&options=-csearch_path%3Dshopdata")  # fmt: skip
+    ddl = "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, n INTEGER)"
+    schema = load_schema(ddl, "postgres")
+    snapshot = read_data(url, schema)
+    assert snapshot.counts == {"t": 3} and snapshot.complete
+    verdict = check("SELECT COUNT(n) FROM t", "SELECT COUNT(*) FROM t", ddl, "postgres", data=url)
+    assert verdict.verdict == "not_equivalent"
+    assert verdict.counterexample is not None and verdict.counterexample.realism == "on_data"
+    with psycopg.connect(server.conninfo(postgres_server.OWNER), autocommit=True) as con:
+        assert con.execute("SELECT COUNT(*) FROM shopdata.t").fetchone() == (3,)  # untouched

@@ -74,7 +74,8 @@ def add_parsers(sub: Any) -> None:
             "--data",
             default=None,
             metavar="DATABASE",
-            help="your own database (an SQLite or DuckDB file, opened read-only): each "
+            help="your own database (an SQLite or DuckDB file, or a PostgreSQL URL; read "
+            "only): each "
             "counterexample says whether it shows on your data (on_data), on a database "
             "like yours (realistic) or only on one the declared schema allows (edge)",
         )

@@ -1,15 +1,16 @@
 """The user's own database, read once: a snapshot of its rows for the schema's tables.
 
 A grader's first question about a refutation is "could this happen on our data?".
-:func:`read_data` opens the database the user names (``--data``: a SQLite file or a
-DuckDB file) **read-only**, reads up to ``max_rows`` rows of each table of the schema
-with fixed SQL of sqlequiv's own (``SELECT <columns> FROM <table> LIMIT n``) and counts
-every table's rows. Nothing a query under check contains ever runs against the user's
-file: the queries run on sqlequiv's own sandboxed engines, over the snapshot's rows
-(:meth:`Snapshot.database`).
+:func:`read_data` opens the database the user names (``--data``: a SQLite file, a
+DuckDB file, or a PostgreSQL URL, whose current schema is read) **read-only**, reads up
+to ``max_rows`` rows of each table of the schema with fixed SQL of sqlequiv's own
+(``SELECT <columns> FROM <table> LIMIT n``) and counts every table's rows. Nothing a
+query under check contains ever runs against the user's database: the queries run on
+sqlequiv's own sandboxed engines, over the snapshot's rows (:meth:`Snapshot.database`).
 
-A snapshot is cached per file (its path, size and modification time) and schema, so a
-suite that checks many pairs against one database reads it once.
+A snapshot is cached per file (its path, size and modification time; a server's URL once
+per process) and schema, so a suite that checks many pairs against one database reads it
+once.
 """
 
 from __future__ import annotations
@@ -84,13 +85,21 @@ def read_data(
     """
     if max_rows < 1:
         raise ValueError(f"max_rows={max_rows!r} must be at least 1")
+    shape = tuple((t.name, t.column_names) for t in schema)
+    if isinstance(source, str) and source.startswith(POSTGRES_URLS):
+        # A server's data has no modification time to key on: read once per process.
+        key_url = (source, max_rows, shape)
+        cached = _CACHE.get(key_url)
+        if cached is None:
+            rows, counts = _read_postgres(source, schema, max_rows)
+            cached = _CACHE[key_url] = Snapshot(_masked(source), rows, counts)
+        return cached
     file = Path(source)
     if not file.exists():
         raise SchemaError("file_not_found", f"--data: no such file: {file}")
     if not file.is_file():
         raise SchemaError("unreadable_database", f"--data: {file} is not a file")
     stat = file.stat()
-    shape = tuple((t.name, t.column_names) for t in schema)
     key = (str(file.resolve()), stat.st_size, stat.st_mtime_ns, max_rows, shape)
     cached = _CACHE.get(key)
     if cached is not None:
@@ -155,8 +164,51 @@ def _read_duckdb(
         con.close()
 
 
+#: How a PostgreSQL server is named as ``--data``.
+POSTGRES_URLS = ("postgresql://", "postgres://")
+
+
+def _read_postgres(
+    url: str, schema: Schema, max_rows: int
+) -> tuple[dict[str, tuple[Row, ...]], dict[str, int]]:
+    """The tables of the URL's current schema, read in a read-only session with a
+    statement timeout (only sqlequiv's fixed SQL runs there)."""
+    from sqlequiv.execute.postgres_server import import_psycopg
+
+    psycopg = import_psycopg()
+    shown = _masked(url)
+    try:
+        con = psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.Error as err:
+        raise SchemaError("unreadable_database", f"--data: {shown}: {_first_line(err)}") from err
+    try:
+        con.execute("SET default_transaction_read_only = on")
+        con.execute("SET statement_timeout = '60s'")
+        return _read_tables(
+            con, shown, schema, max_rows,
+            tables_sql="SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema()",
+            columns_sql="SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = %s",
+        )  # fmt: skip
+    except psycopg.Error as err:
+        raise SchemaError("unreadable_database", f"--data: {shown}: {_first_line(err)}") from err
+    finally:
+        con.close()
+
+
+def _masked(url: str) -> str:
+    """The URL without its password, for messages and ``Snapshot.origin``."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+
+
 def _read_tables(
-    con: Any, file: Path, schema: Schema, max_rows: int, *, tables_sql: str, columns_sql: str
+    con: Any, file: Path | str, schema: Schema, max_rows: int, *, tables_sql: str,
+    columns_sql: str,
 ) -> tuple[dict[str, tuple[Row, ...]], dict[str, int]]:
     """Every schema table's first ``max_rows`` rows and its row count, through ``con``
     (an SQLite or a DuckDB connection: both take the same calls), with fixed SQL only."""
@@ -177,7 +229,7 @@ def _read_tables(
     return rows, counts
 
 
-def _column(present: Mapping[str, str], name: str, table: str, file: Path) -> str:
+def _column(present: Mapping[str, str], name: str, table: str, file: Path | str) -> str:
     actual = present.get(name.lower())
     if actual is None:
         raise SchemaError(

@@ -289,13 +289,16 @@ class _Builder:
             data=item_data,
         )
 
-    def _data_path(self, raw: Any, item_id: str | None, index: int | None) -> Path | None:
-        """``data:``: the user's database file, relative to the suite's directory."""
+    def _data_path(self, raw: Any, item_id: str | None, index: int | None) -> Path | str | None:
+        """``data:``: the user's database file, relative to the suite's directory, or a
+        PostgreSQL URL."""
         if raw is None:
             return None
         if not isinstance(raw, str) or not raw.strip():
             self._problem("data", "expected the path of an SQLite or DuckDB file", item_id, index)
             return None
+        if raw.startswith(("postgresql://", "postgres://")):
+            return raw
         path = Path(raw) if self.base is None else self.base / raw
         if not path.is_file():
             self._problem("data", f"no such database file: {raw}", item_id, index)

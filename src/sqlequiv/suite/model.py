@@ -60,7 +60,7 @@ class Item:
     base_dir: Path | None = None
     #: The user's own database its counterexamples are sorted against (``data:``, the
     #: item's or the suite's): each refutation says ``on_data``, ``realistic`` or ``edge``.
-    data: Path | None = None
+    data: Path | str | None = None
 
 
 @dataclass(frozen=True)
