@@ -69,6 +69,12 @@ def check(
     After a ``not_equivalent``, the counterexample is replayed on each engine of
     ``replay_on`` (the verdict's ``replays``: whether it separates the queries there).
 
+    ``data`` (an SQLite or DuckDB file, or a PostgreSQL URL; read-only) is the user's own
+    database: a refutation's ``counterexample.realism`` then says whether the queries
+    differ on it (``on_data``), on a database like it (``realistic``) or only on one that
+    needs what it never shows (``edge``, with ``breaks`` saying what); it never makes a
+    proof (:mod:`sqlequiv.pipeline.realism`).
+
     Example:
         >>> v = check("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a >= 1",
         ...           "CREATE TABLE t (a INT)")
