@@ -59,9 +59,14 @@ class Fact:
         """What ``db`` needs that the data does not show, in words; None if it holds.
 
         Example:
+            >>> from sqlequiv.schema import load_schema
+            >>> s = load_schema("CREATE TABLE cards (id INT PRIMARY KEY, kind TEXT)")
             >>> f = Fact("non_empty", "cards", None, 56822, "cards has 56822 rows")
-            >>> f.broken_by(Database({"cards": ()}), None)  # doctest: +SKIP
+            >>> f.broken_by(Database({"cards": ()}), s)
             'needs an empty cards table; the data has 56822 rows'
+            >>> g = Fact("unique", "cards", "kind", None, "cards.kind is unique over 9 rows")
+            >>> g.broken_by(Database({"cards": ((1, "x"), (2, "x"))}), s)
+            "needs two rows with cards.kind = 'x'; cards.kind is unique over 9 rows"
         """
         if self.kind == "non_empty":
             if not db.rows(self.table):

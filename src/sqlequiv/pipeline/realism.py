@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from sqlequiv.data.mining import Fact, mine
 from sqlequiv.data.realism import (
@@ -161,17 +161,24 @@ def _on_data(pair: Pair, snapshot: Snapshot) -> Counterexample | None:
         pair.engine.prepare(pair.schema)
         if not prober.probe(db).differs:
             return None
-
-        def holds(candidate: Database) -> bool:
-            return prober.probe(candidate).differs
-
-        small = shrink(
-            _halved(db, holds), holds, pair.schema, pair.domains,
-            max_attempts=_SHRINK_ATTEMPTS, relevant=set(),
-        )  # fmt: skip
     except QueryFailed:
         return None
-    return verify(small, pair) or verify(db, pair)
+    return _cut_down(pair, db, lambda candidate: prober.probe(candidate).differs, halve=True)
+
+
+def _cut_down(
+    pair: Pair, found: Database, holds: Callable[[Database], bool], *, halve: bool
+) -> Counterexample | None:
+    """``found``, on which the queries differ, cut down while ``holds`` says so by dropping
+    rows only (never a value: the rows stay the data's), halves of its largest tables
+    first when ``halve``; then verified, the whole of ``found`` when the cut one is not."""
+    try:
+        start = _halved(found, holds) if halve else found
+        small = shrink(start, holds, pair.schema, pair.domains,
+                       max_attempts=_SHRINK_ATTEMPTS, relevant=set())  # fmt: skip
+    except QueryFailed:
+        return None
+    return verify(small, pair) or verify(found, pair)
 
 
 def _halved(db: Database, holds: Callable[[Database], bool]) -> Database:
@@ -249,30 +256,32 @@ def _row_subsets(
         return None
     rng = random.Random(pair.options.seed)
     prober = pair.prober
-    candidates: list[Database] = []
-    for _ in range(ROW_SUBSETS):
-        tables: dict[str, tuple[Row, ...]] = {}
-        for name in searched:
-            rows = snapshot.rows[name]
-            k = min(len(rows), rng.randint(1, _SUBSET_ROWS))
-            tables[name] = tuple(rng.sample(rows, k))
-        db = _with_parents(Database(tables), snapshot, facts, pair.schema)
-        if not broken_facts(db, facts, pair.schema, read):
-            candidates.append(db)
 
-    def holds(db: Database) -> bool:
-        return not broken_facts(db, facts, pair.schema, read) and prober.probe(db).differs
+    def realistic(db: Database) -> bool:
+        return not broken_facts(db, facts, pair.schema, read)
+
+    def subsets() -> Iterator[Database]:
+        # Drawn as they are probed: the draws are the seed's whichever one differs first.
+        for _ in range(ROW_SUBSETS):
+            tables: dict[str, tuple[Row, ...]] = {}
+            for name in searched:
+                rows = snapshot.rows[name]
+                k = min(len(rows), rng.randint(1, _SUBSET_ROWS))
+                tables[name] = tuple(rng.sample(rows, k))
+            yield _with_parents(Database(tables), snapshot, facts, pair.schema)
 
     try:
         pair.engine.prepare(pair.schema)
-        found = next((db for db in candidates if prober.probe(db).differs), None)
-        if found is None:
-            return None
-        small = shrink(found, holds, pair.schema, pair.domains,
-                       max_attempts=_SHRINK_ATTEMPTS, relevant=set())  # fmt: skip
+        found = next(
+            (db for db in subsets() if realistic(db) and prober.probe(db).differs), None
+        )
     except QueryFailed:
         return None
-    example = verify(small, pair) or verify(found, pair)
+    if found is None:
+        return None
+    example = _cut_down(
+        pair, found, lambda db: realistic(db) and prober.probe(db).differs, halve=False
+    )
     if example is None or broken_facts(example.database, facts, pair.schema, read):
         return None
     return _tiered(example, REALISTIC, [])
