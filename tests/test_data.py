@@ -107,8 +107,7 @@ def test_the_facts_are_what_the_data_shows(league: Path, schema: Schema) -> None
 ON_DATA = ("SELECT COUNT(*) FROM player WHERE height > 1.9",
            "SELECT COUNT(*) FROM player WHERE height >= 1.9")  # fmt: skip
 REALISTIC = (
-    "SELECT l.name, COUNT(t.id) FROM league l LEFT JOIN team t ON t.league_id = l.id "
-    "GROUP BY l.id",
+    "SELECT l.name, COUNT(t.id) FROM league l LEFT JOIN team t ON t.league_id = l.id GROUP BY l.id",
     "SELECT l.name, COUNT(*) FROM league l JOIN team t ON t.league_id = l.id GROUP BY l.id",
 )
 EDGE = ("SELECT name FROM team WHERE id NOT IN (SELECT home_team FROM match)",
@@ -160,8 +159,10 @@ def test_an_edge_counterexample_is_kept_and_says_what_it_breaks(
     assert without.verdict == verdict.verdict == "not_equivalent"
     example = verdict.counterexample
     assert example is not None and example.realism == "edge"
-    # NOT IN over a NULL: the data never leaves match.home_team NULL.
-    assert any("match.home_team" in b and "never NULL" in b for b in example.breaks)
+    # NOT IN over a NULL: the data never leaves match.home_team NULL, and that is the
+    # one fact the difference needs broken (the others the search broke are mended).
+    assert len(example.breaks) == 1, example.breaks
+    assert "match.home_team" in example.breaks[0] and "never NULL" in example.breaks[0]
     assert without.counterexample is not None and without.counterexample.realism is None
     assert verdict.to_dict()["counterexample"]["breaks"] == example.breaks
 
@@ -281,11 +282,15 @@ def test_fixtures_with_data_come_sorted_by_realism(league: Path, tmp_path: Path)
 
 
 def test_a_few_rows_of_the_data_make_a_realistic_counterexample(
-    league: Path, schema: Schema
+    league: Path, schema: Schema, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every team has players in the data, so COUNT(*) and COUNT(p.id) over the LEFT JOIN
     agree there; two teams of the data with only one's players tell them apart, and
-    break nothing the data shows (the rows are the data's own)."""
+    break nothing the data shows (the rows are the data's own). The first find is not
+    mended here, so that the small sets of the data's rows are what finds it."""
+    from sqlequiv.pipeline import realism
+
+    monkeypatch.setattr(realism, "mend", lambda db, *args, **kwargs: db)
     star = ("SELECT t.name, COUNT(*) FROM team t LEFT JOIN player p ON p.team_id = t.id "
             "GROUP BY t.id")  # fmt: skip
     ids = star.replace("COUNT(*)", "COUNT(p.id)")
@@ -302,3 +307,35 @@ def test_a_few_rows_of_the_data_make_a_realistic_counterexample(
     for fact in facts:
         if fact.table in read or (fact.kind != "non_empty" and fact.table in filled):
             assert holds_in_sql(fact, example.tables, schema), fact.evidence
+
+
+def test_an_edge_counterexample_keeps_only_the_breaks_the_difference_needs(
+    league: Path, schema: Schema
+) -> None:
+    """The search's find breaks facts by accident (a NULL name, a founding year of 0, a
+    league that is not there); mended, it breaks only the NULL city the difference needs,
+    and the queries still differ on it, re-executed here on SQLite."""
+    from sqlequiv.data.realism import broken_facts
+    from sqlequiv.database import Database
+
+    pair = ("SELECT city FROM team WHERE city IS NOT NULL", "SELECT city FROM team")
+    facts = mine(read_data(league, schema), schema)
+    without = check(*pair, schema, "sqlite")
+    assert without.counterexample is not None and without.counterexample.database is not None
+    assert len(broken_facts(without.counterexample.database, facts, schema, {"team"})) > 1
+    verdict = check(*pair, schema, "sqlite", data=league)
+    example = verdict.counterexample
+    assert example is not None and example.realism == "edge"
+    assert [b.split(";")[0] for b in example.breaks] == ["needs a NULL team.city"]
+    con = sqlite3.connect(":memory:")
+    source = sqlite3.connect(f"file:{league}?mode=ro", uri=True)
+    for (ddl,) in source.execute("SELECT sql FROM sqlite_master WHERE type = 'table'"):
+        con.execute(ddl)
+    for table, rows in example.tables.items():
+        for row in rows:
+            marks = ", ".join("?" for _ in row)
+            con.execute(f"INSERT INTO {table} VALUES ({marks})", tuple(row.values()))
+    assert sorted(map(repr, con.execute(pair[0]))) != sorted(map(repr, con.execute(pair[1])))
+    assert example.database is not None
+    assert broken_facts(example.database, facts, schema, {"team"}) == example.breaks
+    assert isinstance(example.database, Database)

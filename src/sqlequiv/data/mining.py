@@ -31,7 +31,7 @@ from sqlequiv.database import Database
 from sqlequiv.schema.model import Schema
 from sqlequiv.values import kind_of
 
-__all__ = ["Fact", "mine"]
+__all__ = ["Fact", "comparable", "mine", "same_value"]
 
 #: A column is a category when it has at most this many distinct values...
 CATEGORY_VALUES = 8
@@ -98,25 +98,35 @@ class Fact:
                     f"{ref_column}; {self.evidence}"
                 )
             return None
-        if self.kind == "values":
-            allowed = {_key(v) for v in self.detail}
-            odd = next((v for v in values if v is not None and _key(v) not in allowed), _NONE)
+        if self.kind in ("values", "range"):
+            odd = next((v for v in values if not self.holds_for(v)), _NONE)
             if odd is not _NONE:
                 return f"needs {where} = {_shown(odd)}; {self.evidence}"
             return None
+        return None
+
+    def holds_for(self, value: Any) -> bool:
+        """Whether one value of the column keeps this fact on its own: a NULL breaks
+        ``not_null``, a value outside the category or the range breaks those; the facts
+        about rows together (``unique``, ``references``, ``non_empty``) hold for any one.
+
+        Example:
+            >>> Fact("range", "t", "h", (1.65, 2.02), "").holds_for(1.0)
+            False
+            >>> Fact("values", "t", "p", ("D", "F"), "").holds_for("F")
+            True
+        """
+        if value is None:
+            return self.kind != "not_null"
+        if self.kind == "values":
+            return _key(value) in {_key(v) for v in self.detail}
         if self.kind == "range":
             low, high = self.detail
-            for v in values:
-                if v is None:
-                    continue
-                try:
-                    outside = _compare(v, low) < 0 or _compare(v, high) > 0
-                except TypeError:
-                    continue
-                if outside:
-                    return f"needs {where} = {_shown(v)}; {self.evidence}"
-            return None
-        return None
+            try:
+                return not (_compare(value, low) < 0 or _compare(value, high) > 0)
+            except TypeError:
+                return True  # a value the range cannot order (a text in a number column)
+        return True
 
 
 _NONE = object()
@@ -230,6 +240,22 @@ def _references(
                     ))  # fmt: skip
                     break
     return facts
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two values are one as the data compares them across declared types.
+
+    Example:
+        >>> same_value("7", 7), same_value("7", "07"), same_value("a", "A")
+        (True, True, False)
+    """
+    return bool(_key(a) == _key(b))
+
+
+def comparable(value: Any) -> Any:
+    """``value`` as the data compares it across declared types (hashable): the key
+    under which :func:`same_value` values meet."""
+    return _key(value)
 
 
 def _key(value: Any) -> Any:

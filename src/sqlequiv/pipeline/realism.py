@@ -3,21 +3,25 @@
 :func:`decide_with_data` decides the pair as :func:`~sqlequiv.pipeline.decide` does, and
 sorts any refutation into a tier (:mod:`sqlequiv.data.realism`):
 
-1. The pair is decided as without data, so that no refutation is lost and a proof
-   stays the proof it is (an ``equivalent`` or an ``error`` ends the check here).
-2. **on_data**: both queries run, in sqlequiv's sandboxed engine, on the rows read from
+1. **on_data**: both queries run, in sqlequiv's sandboxed engine, on the rows read from
    the data (every row of every table, up to a cap). If they differ there, verified as
    any find is, the data's rows are cut down to a few that still show the difference
    (rows dropped, never a value changed): the counterexample is the user's own rows.
    A sample of a larger database that shows a difference is ``realistic`` (real rows,
-   not the whole data). Otherwise a refutation of step 1 whose database breaks no fact
-   mined from the data is ``realistic``.
+   not the whole data).
+2. Otherwise the pair is decided as without data, so that no refutation is lost and a
+   proof stays the proof it is (an ``equivalent`` or an ``error`` ends the check here).
+   Its counterexample is mended toward the data (:func:`~sqlequiv.pipeline.repair.mend`:
+   the values it breaks facts with by accident become the data's, a dangling reference
+   gets its parent) and verified again; one that breaks no fact mined from the data is
+   ``realistic``.
 3. Otherwise (or when nothing was refuted), small sets of the data's own rows (1-3 a
    table the queries read, with the rows their references point at: the test-suite
    evaluator's distilled databases), then a random floor over the schema with every
    fact it can honour added as a constraint and the data's values in its pools: a
    refutation there that breaks no fact is ``realistic``. Failing that, the first
-   refutation stands as ``edge``, with the facts it breaks in words.
+   mended refutation stands as ``edge``, with the facts it still breaks in words: the
+   ones the difference needs.
 
 Mined facts only ever sort refutations: a proof is about the declared schema, and a
 database of the augmented schema satisfies the declared one.
@@ -45,6 +49,7 @@ from sqlequiv.options import Options
 from sqlequiv.pipeline import decide as decide_stages
 from sqlequiv.pipeline.pair import Pair, SeedData
 from sqlequiv.pipeline.refute import floor_search, verify
+from sqlequiv.pipeline.repair import mend, with_parents
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.shrink import shrink
 from sqlequiv.verdict import Counterexample, Verdict
@@ -80,11 +85,9 @@ def decide_with_data(pair: Pair, snapshot: Snapshot, decide: Decide, remake: Rem
     """The verdict on ``pair``, its counterexample sorted against ``snapshot`` (see the
     module's docstring). ``decide`` decides a pair as the caller would without data;
     ``remake`` builds the pair over an augmented schema for the realistic search."""
-    verdict = decide(pair)
-    if verdict.verdict not in ("not_equivalent", "unknown"):
-        return verdict  # a proof is about the declared schema; an error is an error
-    facts = _facts(snapshot, pair.schema)
-    read = set(pair.tables_read or pair.schema.table_names)
+    # The data first: where the queries differ on it, that verified refutation is the
+    # best there is, and no proof can stand against it (the prover is sound), so the
+    # rest of the pipeline need not run.
     with pair.timer.stage("on_data"):
         found = _on_data(pair, snapshot)
     if found is not None:
@@ -94,8 +97,15 @@ def decide_with_data(pair: Pair, snapshot: Snapshot, decide: Decide, remake: Rem
             "not_equivalent", method="on_data", counterexample=example,
             evidence=dataclasses.replace(pair.gathered(), found_by="on_data"),
         )  # fmt: skip
+    verdict = decide(pair)
+    if verdict.verdict not in ("not_equivalent", "unknown"):
+        return verdict  # a proof is about the declared schema; an error is an error
+    facts = _facts(snapshot, pair.schema)
+    read = set(pair.tables_read or pair.schema.table_names)
     first = verdict.counterexample
     if first is not None and first.database is not None:
+        with pair.timer.stage("mend"):
+            first = _mended(pair, first, first.database, snapshot, facts, read)
         breaks = broken_facts(first.database, facts, pair.schema, read)
         if not breaks:
             return dataclasses.replace(verdict, counterexample=_tiered(first, REALISTIC, []))
@@ -106,6 +116,30 @@ def decide_with_data(pair: Pair, snapshot: Snapshot, decide: Decide, remake: Rem
         return verdict
     breaks = broken_facts(first.database, facts, pair.schema, read) if first.database else []
     return dataclasses.replace(verdict, counterexample=_tiered(first, EDGE, breaks))
+
+
+def _mended(
+    pair: Pair,
+    example: Counterexample,
+    db: Database,
+    snapshot: Snapshot,
+    facts: Sequence[Fact],
+    read: set[str],
+) -> Counterexample:
+    """``example`` with the facts it breaks by accident mended (:func:`mend`), verified
+    from scratch; ``example`` itself when nothing was mended or the mended one does not
+    verify. What it still breaks is what the difference needs."""
+    if not broken_facts(db, facts, pair.schema, read):
+        return example
+    prober = pair.prober
+    try:
+        mended = mend(db, lambda c: prober.probe(c).differs, facts, snapshot, pair.schema,
+                      pair.domains, read)  # fmt: skip
+    except QueryFailed:
+        return example
+    if mended == db:
+        return example
+    return verify(mended, pair) or example
 
 
 #: The facts of each snapshot (kept with it, so that its id is not reused): a suite that
@@ -237,7 +271,7 @@ def _realistic(
 
 
 #: Small sets of the data's rows tried by :func:`_row_subsets`, and rows per table in one.
-ROW_SUBSETS = 120
+ROW_SUBSETS = 40
 _SUBSET_ROWS = 3
 
 
@@ -268,13 +302,11 @@ def _row_subsets(
                 rows = snapshot.rows[name]
                 k = min(len(rows), rng.randint(1, _SUBSET_ROWS))
                 tables[name] = tuple(rng.sample(rows, k))
-            yield _with_parents(Database(tables), snapshot, facts, pair.schema)
+            yield with_parents(Database(tables), snapshot, facts, pair.schema)
 
     try:
         pair.engine.prepare(pair.schema)
-        found = next(
-            (db for db in subsets() if realistic(db) and prober.probe(db).differs), None
-        )
+        found = next((db for db in subsets() if realistic(db) and prober.probe(db).differs), None)
     except QueryFailed:
         return None
     if found is None:
@@ -285,39 +317,3 @@ def _row_subsets(
     if example is None or broken_facts(example.database, facts, pair.schema, read):
         return None
     return _tiered(example, REALISTIC, [])
-
-
-def _with_parents(
-    db: Database, snapshot: Snapshot, facts: Sequence[Fact], schema: Schema
-) -> Database:
-    """``db`` with, for each row, the rows of the data its references point at (declared
-    foreign keys and mined references), and theirs."""
-    links: list[tuple[str, str, str, str]] = [
-        (f.table, str(f.column), *f.detail) for f in facts if f.kind == "references"
-    ]
-    for table in schema:
-        for fk in table.foreign_keys:
-            if len(fk.columns) == 1:
-                links.append((table.name, fk.columns[0], fk.ref_table, fk.ref_columns[0]))
-    tables = dict(db.tables)
-    for _ in range(_PARENT_STEPS):  # a parent's own parents, a few levels up
-        grew = False
-        for child, column, parent, key in links:
-            rows = tables.get(child, ())
-            if not rows or parent not in snapshot.rows:
-                continue
-            at = schema.table(child).column_names.index(column)
-            key_at = schema.table(parent).column_names.index(key)
-            present = {str(r[key_at]) for r in tables.get(parent, ())}
-            wanted = {str(r[at]) for r in rows if r[at] is not None} - present
-            added = tuple(r for r in snapshot.rows[parent] if str(r[key_at]) in wanted)
-            if added:
-                tables[parent] = tuple(dict.fromkeys((*tables.get(parent, ()), *added)))
-                grew = True
-        if not grew:
-            break
-    return Database(tables)
-
-
-#: Levels of parents :func:`_with_parents` adds.
-_PARENT_STEPS = 3
