@@ -102,6 +102,37 @@ def test_the_facts_are_what_the_data_shows(league: Path, schema: Schema) -> None
     # A table's own key is no reference to another table's (1..5 inside 1..40).
     assert ("references", "league", "id") not in facts
     assert facts[("unique", "team", "name")].evidence == "team.name is unique over 40 rows"
+    # Text shapes: dates kept as text, numbers kept as text, names with no stray space.
+    assert facts[("shape", "player", "birthday")].detail == "date"
+    assert facts[("shape", "player", "team_id")].detail == "number"
+    assert facts[("shape", "team", "name")].detail == "trimmed"
+    assert ("shape", "match", "season") not in facts  # a category says more
+    # A season is fixed by the day a match is played on, not the other way round.
+    assert facts[("determines", "match", "played_on")].detail == "season"
+    assert ("determines", "match", "season") not in facts
+
+
+def test_a_text_shape_and_a_dependency_say_what_breaks_them(schema: Schema) -> None:
+    from sqlequiv.data.mining import Fact
+    from sqlequiv.database import Database
+
+    date = Fact("shape", "player", "birthday", "date", "dates")
+    row = (1, "1", "Ann", "F", 1.8, "1999-12-31")
+    assert date.broken_by(Database({"player": (row,)}), schema) is None
+    late = (*row[:5], "1999-12-31 10:00")
+    assert date.broken_by(Database({"player": (late,)}), schema) == (
+        "needs player.birthday = '1999-12-31 10:00'; dates"
+    )
+    trimmed = Fact("shape", "team", "name", "trimmed", "trimmed")
+    assert not trimmed.holds_for("Leeds ") and not trimmed.holds_for("")
+    season = Fact("determines", "match", "played_on", "season", "one season a day")
+    one = (1, "2021", "2021-08-01", 1, 2, 0, 0)
+    other = (2, "2022", "2021-08-01", 3, 4, 0, 0)
+    assert season.broken_by(Database({"match": (one,)}), schema) is None
+    assert season.broken_by(Database({"match": (one, other)}), schema) == (
+        "needs two rows with match.played_on = '2021-08-01' and different season; "
+        "one season a day"
+    )
 
 
 ON_DATA = ("SELECT COUNT(*) FROM player WHERE height > 1.9",
@@ -339,3 +370,32 @@ def test_an_edge_counterexample_keeps_only_the_breaks_the_difference_needs(
     assert example.database is not None
     assert broken_facts(example.database, facts, schema, {"team"}) == example.breaks
     assert isinstance(example.database, Database)
+
+
+def test_a_difference_that_needs_a_time_in_a_date_column_is_edge(
+    league: Path, schema: Schema
+) -> None:
+    """BETWEEN '1990-01-01' AND '1999-12-31' and < '2000-01-01' part only on a birthday
+    written with a time (or any text past the date): the data writes every birthday as a
+    date, so the refutation is an edge case, and says so."""
+    pair = (
+        "SELECT name FROM player WHERE birthday BETWEEN '1990-01-01' AND '1999-12-31'",
+        "SELECT name FROM player WHERE birthday >= '1990-01-01' AND birthday < '2000-01-01'",
+    )
+    verdict = check(*pair, schema, "sqlite", data=league)
+    example = verdict.counterexample
+    assert verdict.verdict == "not_equivalent" and example is not None
+    assert example.realism == "edge"
+    assert len(example.breaks) == 1 and "date written YYYY-MM-DD" in example.breaks[0]
+
+
+def test_a_counterexample_is_dressed_in_the_data_s_values(league: Path, schema: Schema) -> None:
+    """The values the difference does not need are the data's own (a league's name, a
+    team's city), not the search's 'a' and 0."""
+    verdict = check(*REALISTIC, schema, "sqlite", data=league)
+    example = verdict.counterexample
+    assert example is not None and example.realism == "realistic"
+    con = sqlite3.connect(f"file:{league}?mode=ro", uri=True)
+    names = {n for (n,) in con.execute("SELECT name FROM league")}
+    assert [r["name"] for r in example.tables["league"]]
+    assert all(r["name"] in names for r in example.tables["league"])

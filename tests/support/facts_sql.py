@@ -39,6 +39,22 @@ def holds_in_sql(fact: Fact, tables: dict[str, list[dict[str, Any]]], schema: Sc
     elif fact.kind == "values":
         listed = ", ".join("'" + str(v).replace("'", "''") + "'" for v in fact.detail)
         sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} NOT IN ({listed})"
+    elif fact.kind == "shape":
+        pattern = {
+            "date": r"[0-9]{4}-[0-9]{2}-[0-9]{2}",
+            "timestamp": r"[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?",
+            "number": r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)",
+        }.get(fact.detail)
+        kept = (
+            f"regexp_full_match({c}, '{pattern}')" if pattern else f"{c} = trim({c}) AND {c} <> ''"
+        )
+        sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} IS NOT NULL AND NOT ({kept})"
+    elif fact.kind == "determines":
+        other = f'"{fact.detail}"'
+        sql = (
+            f"SELECT COUNT(*) = 0 FROM (SELECT {c} FROM {t} GROUP BY {c} "
+            f"HAVING COUNT(DISTINCT coalesce({other}, chr(0))) > 1)"
+        )
     else:
         low, high = fact.detail
         sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {number} NOT BETWEEN {low} AND {high}"

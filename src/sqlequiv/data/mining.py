@@ -11,7 +11,13 @@ would recognise as "how our data is", for the tables and columns the queries rea
 * ``non_empty``: a table that has rows;
 * ``values``: a column of few distinct values (a category: ``plan`` is one of
   ``'free'``, ``'pro'``);
-* ``range``: a numeric or date column's smallest and largest value.
+* ``range``: a numeric or date column's smallest and largest value;
+* ``shape``: how a text column's values are written, the strictest that holds of all:
+  a date ``YYYY-MM-DD``, a timestamp, a number, or at least trimmed and never empty
+  (no ``'Leeds '``, no ``''``);
+* ``determines``: a column whose value fixes another's (``match.played_on`` fixes
+  ``match.season``), among columns with repeated values, where it is cheap (narrow
+  tables).
 
 A fact is evidence about one database, never a constraint of every database: it never
 turns a refutation into a proof. It sorts counterexamples (:mod:`~sqlequiv.data.realism`).
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -98,7 +105,17 @@ class Fact:
                     f"{ref_column}; {self.evidence}"
                 )
             return None
-        if self.kind in ("values", "range"):
+        if self.kind == "determines":
+            other = table.column_names.index(self.detail)
+            clash = _clash(db.rows(self.table), at, other)
+            if clash is not _NONE:
+                shown = "NULL" if clash is None else _shown(clash)
+                return (
+                    f"needs two rows with {where} = {shown} and different "
+                    f"{self.detail}; {self.evidence}"
+                )
+            return None
+        if self.kind in ("values", "range", "shape"):
             odd = next((v for v in values if not self.holds_for(v)), _NONE)
             if odd is not _NONE:
                 return f"needs {where} = {_shown(odd)}; {self.evidence}"
@@ -126,6 +143,8 @@ class Fact:
                 return not (_compare(value, low) < 0 or _compare(value, high) > 0)
             except TypeError:
                 return True  # a value the range cannot order (a text in a number column)
+        if self.kind == "shape":
+            return bool(_SHAPES[self.detail][0](value))
         return True
 
 
@@ -200,11 +219,107 @@ def mine(snapshot: Snapshot, schema: Schema, *, tables: Iterable[str] | None = N
                         "range", table.name, column.name, (low, high),
                         f"in the data {where} is between {_shown(low)} and {_shown(high)}",
                     ))  # fmt: skip
+    facts += _shapes(snapshot, schema, wanted, facts)
+    facts += _dependencies(snapshot, schema, wanted)
     references = _references(snapshot, schema, wanted, unique_columns)
     # A column that points at another table's key is told by that, not as a category.
     pointing = {(f.table, f.column) for f in references}
     facts = [f for f in facts if not (f.kind == "values" and (f.table, f.column) in pointing)]
     return facts + references
+
+
+#: Text shapes, strictest first: a test of one value, and the words for all of them.
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?")
+_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)")
+_SHAPES: dict[str, tuple[Any, str]] = {
+    "date": (lambda v: isinstance(v, str) and bool(_DATE.fullmatch(v)),
+             "a date written YYYY-MM-DD"),
+    "timestamp": (lambda v: isinstance(v, str) and bool(_TIMESTAMP.fullmatch(v)),
+                  "a date and time written YYYY-MM-DD HH:MM[:SS]"),
+    "number": (lambda v: not isinstance(v, str) or bool(_NUMBER.fullmatch(v)),
+               "a number written as text"),
+    "trimmed": (lambda v: not isinstance(v, str) or (v != "" and v == v.strip()),
+                "a text without leading or trailing spaces, never empty"),
+}  # fmt: skip
+#: A shape is told of a column with at least this many non-NULL values.
+SHAPE_ROWS = 5
+
+
+def _shapes(
+    snapshot: Snapshot, schema: Schema, wanted: set[str], facts: list[Fact]
+) -> list[Fact]:
+    """The strictest shape every text value of a column has (a category says more: a
+    column with one is left out)."""
+    categories = {(f.table, f.column) for f in facts if f.kind == "values"}
+    out = []
+    for table in schema:
+        if table.name not in wanted:
+            continue
+        rows = snapshot.rows.get(table.name, ())
+        for at, column in enumerate(table.columns):
+            if (table.name, column.name) in categories:
+                continue
+            present = [r[at] for r in rows if r[at] is not None]
+            if len(present) < SHAPE_ROWS or not all(isinstance(v, str) for v in present):
+                continue
+            shape = next((name for name, (test, _) in _SHAPES.items()
+                          if all(test(v) for v in present)), None)  # fmt: skip
+            if shape is not None:
+                out.append(Fact(
+                    "shape", table.name, column.name, shape,
+                    f"in the data every {table.name}.{column.name} is {_SHAPES[shape][1]} "
+                    f"(over {len(present)} values)",
+                ))  # fmt: skip
+    return out
+
+
+#: Functional dependencies are looked for in tables of at most this many columns...
+FD_COLUMNS = 16
+#: ... and a determining column must repeat: at least this many of its rows share a
+#: value with an earlier row (else "determines" is only "is unique").
+FD_REPEATS = 4
+
+
+def _dependencies(snapshot: Snapshot, schema: Schema, wanted: set[str]) -> list[Fact]:
+    """``a`` determines ``b``: no two rows with one ``a`` differ in ``b`` (NULL a value
+    like any other), for ``a`` with repeated values and ``b`` neither constant nor
+    unique, in narrow tables (a pair of columns costs one pass over the rows)."""
+    out = []
+    for table in schema:
+        rows = snapshot.rows.get(table.name, ())
+        if table.name not in wanted or len(rows) < CATEGORY_ROWS:
+            continue
+        if len(table.columns) > FD_COLUMNS:
+            continue
+        keyed = {c for key in table.keys for c in key}
+        distinct = [len({_key(r[at]) for r in rows}) for at in range(len(table.columns))]
+        for a, determining in enumerate(table.columns):
+            repeats = len(rows) - distinct[a]
+            if determining.name in keyed or repeats < FD_REPEATS or distinct[a] < 2:
+                continue
+            for b, determined in enumerate(table.columns):
+                if b == a or determined.name in keyed or not 2 <= distinct[b] < len(rows):
+                    continue
+                if distinct[b] > distinct[a] or _clash(rows, a, b) is not _NONE:
+                    continue
+                out.append(Fact(
+                    "determines", table.name, determining.name, determined.name,
+                    f"in the data no two {table.name} rows with one {determining.name} "
+                    f"differ in {determined.name} (over {len(rows)} rows)",
+                ))  # fmt: skip
+    return out
+
+
+def _clash(rows: Iterable[tuple[Any, ...]], a: int, b: int) -> Any:
+    """A value of column ``a`` that two of ``rows`` share with different ``b`` (it may
+    be None); ``_NONE`` when there is none."""
+    seen: dict[Any, Any] = {}
+    for row in rows:
+        key, value = _key(row[a]), _key(row[b])
+        if seen.setdefault(key, value) != value:
+            return row[a]
+    return _NONE
 
 
 def _references(

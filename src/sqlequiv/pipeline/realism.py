@@ -49,7 +49,7 @@ from sqlequiv.options import Options
 from sqlequiv.pipeline import decide as decide_stages
 from sqlequiv.pipeline.pair import Pair, SeedData
 from sqlequiv.pipeline.refute import floor_search, verify
-from sqlequiv.pipeline.repair import mend, with_parents
+from sqlequiv.pipeline.repair import dress, mend, with_parents
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.shrink import shrink
 from sqlequiv.verdict import Counterexample, Verdict
@@ -126,15 +126,18 @@ def _mended(
     facts: Sequence[Fact],
     read: set[str],
 ) -> Counterexample:
-    """``example`` with the facts it breaks by accident mended (:func:`mend`), verified
-    from scratch; ``example`` itself when nothing was mended or the mended one does not
+    """``example`` with the facts it breaks by accident mended (:func:`mend`), then its
+    other values the data never has dressed in the data's own (:func:`dress`), verified
+    from scratch; ``example`` itself when nothing changed or the changed one does not
     verify. What it still breaks is what the difference needs."""
-    if not broken_facts(db, facts, pair.schema, read):
-        return example
     prober = pair.prober
+
+    def differs(candidate: Database) -> bool:
+        return prober.probe(candidate).differs
+
     try:
-        mended = mend(db, lambda c: prober.probe(c).differs, facts, snapshot, pair.schema,
-                      pair.domains, read)  # fmt: skip
+        mended = mend(db, differs, facts, snapshot, pair.schema, pair.domains, read)
+        mended = dress(mended, differs, facts, snapshot, pair.schema, read)
     except QueryFailed:
         return example
     if mended == db:
@@ -191,13 +194,26 @@ def _on_data(pair: Pair, snapshot: Snapshot) -> Counterexample | None:
     if db.size > ON_DATA_MAX_ROWS:
         return None
     prober = pair.prober
+
+    def differs(candidate: Database) -> bool:
+        return prober.probe(candidate).differs
+
     try:
         pair.engine.prepare(pair.schema)
-        if not prober.probe(db).differs:
+        if not differs(db):
             return None
+        # A few rows of the data often show it already: cut down from there, not from
+        # the thousands of rows (a handful of probes of a few rows each, not dozens of
+        # the whole data).
+        draws = _draws(pair, snapshot, _facts(snapshot, pair.schema), ON_DATA_DRAWS)
+        small = next((d for d in draws if differs(d)), None)
     except QueryFailed:
         return None
-    return _cut_down(pair, db, lambda candidate: prober.probe(candidate).differs, halve=True)
+    if small is not None:
+        found = _cut_down(pair, small, differs, halve=False)
+        if found is not None:
+            return found
+    return _cut_down(pair, db, differs, halve=True)
 
 
 def _cut_down(
@@ -270,8 +286,10 @@ def _realistic(
     )
 
 
-#: Small sets of the data's rows tried by :func:`_row_subsets`, and rows per table in one.
-ROW_SUBSETS = 40
+#: Small sets of the data's rows tried by :func:`_row_subsets`, by :func:`_on_data` before
+#: it halves the whole data, and rows per table in one.
+ROW_SUBSETS = 24
+ON_DATA_DRAWS = 20
 _SUBSET_ROWS = 3
 
 
@@ -285,28 +303,15 @@ def _row_subsets(
     keeps the rest (a reference has its parent, a read table is not empty), and
     :func:`~sqlequiv.data.realism.broken_facts` has the last word. Verified and cut down
     like any find, by dropping rows only."""
-    searched = [t for t in pair.searched.table_names if snapshot.rows.get(t)]
-    if not searched:
-        return None
-    rng = random.Random(pair.options.seed)
     prober = pair.prober
 
     def realistic(db: Database) -> bool:
         return not broken_facts(db, facts, pair.schema, read)
 
-    def subsets() -> Iterator[Database]:
-        # Drawn as they are probed: the draws are the seed's whichever one differs first.
-        for _ in range(ROW_SUBSETS):
-            tables: dict[str, tuple[Row, ...]] = {}
-            for name in searched:
-                rows = snapshot.rows[name]
-                k = min(len(rows), rng.randint(1, _SUBSET_ROWS))
-                tables[name] = tuple(rng.sample(rows, k))
-            yield with_parents(Database(tables), snapshot, facts, pair.schema)
-
     try:
         pair.engine.prepare(pair.schema)
-        found = next((db for db in subsets() if realistic(db) and prober.probe(db).differs), None)
+        draws = _draws(pair, snapshot, facts, ROW_SUBSETS)
+        found = next((db for db in draws if realistic(db) and prober.probe(db).differs), None)
     except QueryFailed:
         return None
     if found is None:
@@ -317,3 +322,20 @@ def _row_subsets(
     if example is None or broken_facts(example.database, facts, pair.schema, read):
         return None
     return _tiered(example, REALISTIC, [])
+
+
+def _draws(pair: Pair, snapshot: Snapshot, facts: Sequence[Fact], count: int) -> Iterator[Database]:
+    """``count`` small sets of the data's rows: 1-3 rows of each table the queries read,
+    drawn with the check's seed, with the rows of other tables their values point at.
+    Drawn as they are consumed: the draws are the seed's whichever one is used first."""
+    searched = [t for t in pair.searched.table_names if snapshot.rows.get(t)]
+    if not searched:
+        return
+    rng = random.Random(pair.options.seed)
+    for _ in range(count):
+        tables: dict[str, tuple[Row, ...]] = {}
+        for name in searched:
+            rows = snapshot.rows[name]
+            k = min(len(rows), rng.randint(1, _SUBSET_ROWS))
+            tables[name] = tuple(rng.sample(rows, k))
+        yield with_parents(Database(tables), snapshot, facts, pair.schema)
