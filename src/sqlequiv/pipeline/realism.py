@@ -166,7 +166,9 @@ def sort_examples(
 ) -> list[Counterexample]:
     """Several distinguishing databases (``sqlequiv fixtures``) sorted against the data:
     the data's own rows first when the queries differ on them (``on_data``), then each
-    example ``realistic`` or ``edge`` with what it breaks, the realistic ones first."""
+    example mended and dressed toward the data as a check's is (kept as found where that
+    would repeat another), ``realistic`` or ``edge`` with what it breaks, the realistic
+    ones first."""
     facts = _facts(snapshot, pair.schema)
     read = set(pair.tables_read or pair.schema.table_names)
     sorted_examples: list[Counterexample] = []
@@ -174,8 +176,15 @@ def sort_examples(
         found = _on_data(pair, snapshot)
     if found is not None:
         sorted_examples.append(_tiered(found, ON_DATA if snapshot.complete else REALISTIC, []))
+    seen = {e.database.key() for e in examples if e.database is not None}
     for example in examples:
         db = example.database
+        if db is not None:
+            with pair.timer.stage("mend"):
+                mended = _mended(pair, example, db, snapshot, facts, read)
+            if mended.database is not None and mended.database.key() not in seen:
+                seen.add(mended.database.key())
+                example, db = mended, mended.database
         breaks = broken_facts(db, facts, pair.schema, read) if db is not None else []
         sorted_examples.append(_tiered(example, EDGE if breaks else REALISTIC, breaks))
     order = {ON_DATA: 0, REALISTIC: 1, EDGE: 2}
