@@ -295,3 +295,67 @@ def test_the_clock_is_read_only_where_sqlite_reads_it() -> None:
     assert pinned("SELECT a FROM t WHERE d > date('now', '-1 day')") == (
         "SELECT a FROM t WHERE d > DATE('2031-07-15 12:30:00', '-1 day')"
     )
+
+
+def test_every_witness_says_how_realistic_it_is_on_the_shipped_database(
+    example: tuple[int, list[dict[str, Any]], str],
+) -> None:
+    """A witness on the shipped database is ``on_data``; a generated one is compared with
+    the shipped database as the user's data: ``realistic``, or ``edge`` with what it
+    needs that the data never shows."""
+    _, records, _ = example
+    witnesses = [h["witness"] for r in records if r.get("record") == "gold"
+                 for h in r["hazards"] if h["kind"] not in ("slow", "gold_error")]  # fmt: skip
+    assert witnesses
+    for witness in witnesses:
+        if witness["database"] == "shipped":
+            assert witness["realism"] == "on_data" and witness["breaks"] == []
+        else:
+            assert witness["realism"] in ("realistic", "edge"), witness
+            assert bool(witness["breaks"]) == (witness["realism"] == "edge"), witness
+    assert {w["realism"] for w in witnesses if w["database"] == "generated"}
+
+
+def test_a_suite_audit_with_data_tiers_its_witnesses(tmp_path: Path) -> None:
+    """NOT IN and NOT EXISTS part only on a NULL match.home_team, which the data never
+    has: the disagreement is found with or without data, and with it is an edge case
+    that says so."""
+    from sqlequiv.suite.load import load_suite
+
+    league = Path(__file__).resolve().parent.parent / "examples" / "data" / "league.sqlite"
+    path = _suite_file(tmp_path, league)
+    items = load_suite(path).items
+    plain = audit_suite(items, AuditSettings(Options(time_budget=2.0)))
+    run = audit_suite(items, AuditSettings(Options(time_budget=2.0)), data=league)
+    assert found_set(plain.records) == found_set(run.records) == {(0, "alternatives_disagree")}
+    assert plain.records[0]["hazards"][0]["witness"]["realism"] is None
+    witness = run.records[0]["hazards"][0]["witness"]
+    assert witness["realism"] == "edge"
+    assert any("match.home_team" in b and "never NULL" in b for b in witness["breaks"])
+    out = tmp_path / "audit.jsonl"
+    code = main(["audit-gold", "--suite", str(path), "--data", str(league), "--out", str(out),
+                 "--fail-on", "none"])  # fmt: skip
+    assert code == 0
+    record = json.loads(out.read_text().splitlines()[0])
+    assert record["hazards"][0]["witness"]["realism"] == "edge"
+
+
+def _suite_file(tmp: Path, league: Path) -> Path:
+    import shutil
+
+    shutil.copy(league, tmp / "league.sqlite")
+    path = tmp / "suite.yaml"
+    path.write_text(
+        "items:\n"
+        "  - id: never-home\n"
+        "    question: Teams that never played at home?\n"
+        "    reference_kind: query\n"
+        "    schema: league.sqlite\n"
+        "    dialect: sqlite\n"
+        "    accepted_references:\n"
+        "      - {name: exists, sql: 'SELECT t.name FROM team t WHERE NOT EXISTS "
+        "(SELECT 1 FROM match m WHERE m.home_team = t.id)'}\n"
+        "      - {name: not_in, sql: 'SELECT name FROM team WHERE id NOT IN "
+        "(SELECT home_team FROM match)'}\n"
+    )
+    return path

@@ -57,6 +57,11 @@ def add_parser(sub: Any) -> None:
                    help="predictions to check the pairing of (Spider: one per line; BIRD: "
                    "its JSON)")  # fmt: skip
     p.add_argument("--suite", default=None, help="a sqlequiv suite (YAML) instead of --gold")
+    p.add_argument("--data", default=None, metavar="DB",
+                   help="with --suite: the database (SQLite or DuckDB file, PostgreSQL URL) "
+                   "each witness is compared with, for the items with no data: of their own: "
+                   "on_data, realistic or edge (a benchmark's own databases are used "
+                   "unasked)")  # fmt: skip
     p.add_argument("--out", default=None, help="JSONL of the audit records (overwritten)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--fail-on", default=",".join(sorted(DEFAULT_BLOCKING)), metavar="KIND,...",
@@ -114,9 +119,12 @@ def _run(args: argparse.Namespace, settings: AuditSettings, fail_on: frozenset[s
         from sqlequiv.suite.load import load_suite
 
         suite = load_suite(args.suite)
-        return audit_suite(suite.items, settings, blocking=fail_on)
+        return audit_suite(suite.items, settings, blocking=fail_on, data=args.data)
     if not args.gold or not args.db:
         raise UsageError("give --gold and --db (or --suite)")
+    if args.data is not None:
+        raise UsageError("--data is for --suite: a benchmark's witnesses are compared with "
+                         "its own databases (--db) already")  # fmt: skip
     items = load_golds(args.benchmark, args.gold, questions=args.questions, pred=args.pred)
     check_databases([i.item for i in items], args.db, args.table)
     return audit_benchmark(

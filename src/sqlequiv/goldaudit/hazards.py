@@ -212,6 +212,8 @@ class _Auditor:
         self.settings = settings
         self.slow = slow
         self.options = dataclasses.replace(settings.options, check_order=False)
+        #: The realism and breaks of each generated witness, by the variant it shows.
+        self._tiers: dict[str, tuple[str | None, list[str]]] = {}
 
     def verify(self, kind: str, pair: v.Pair) -> Hazard | None:
         witness = self._witness(pair)
@@ -227,6 +229,7 @@ class _Auditor:
                 self.gold, pair, self.context.schema, self.options, self.context.seed
             )
         where = "the shipped database" if database.tables is None else "the database below"
+        realism, breaks = ("on_data", []) if database.tables is None else self._tiers[pair.b]
         return Hazard(
             kind,
             pair.reason,
@@ -237,6 +240,8 @@ class _Auditor:
                 shown.a_rows,
                 shown.b_rows,
                 queries=[pair.a, pair.b],
+                realism=realism,
+                breaks=breaks,
             ),
             variant=pair.b,
             exploit=exploit,
@@ -252,10 +257,14 @@ class _Auditor:
         schema = self.context.schema
         if pair.reason == "text_numbers":
             schema = _digits_only(schema, self.context.text_numbers)
+        # Against the shipped database as the user's data: the witness says whether it is
+        # realistic there, or the edge case it needs ("needs an empty cards table").
         verdict = check(pair.b, pair.a, schema, "sqlite", self.options,
-                        seed_data=self.context.seed)  # fmt: skip
+                        seed_data=self.context.seed, data=self.context.shipped)  # fmt: skip
         if verdict.verdict != "not_equivalent" or verdict.counterexample is None:
             return None
+        example = verdict.counterexample
+        self._tiers[pair.b] = (example.realism, list(example.breaks or []))
         generated = Database(ddl=self.context.ddl, tables=verdict.counterexample.tables)
         shown = show(generated, pair.a, pair.b, timeout)
         if not shown.differ:
@@ -302,7 +311,8 @@ def _empty(gold: str, context: GoldContext, settings: AuditSettings, seconds: fl
         "empty",
         "empty_on_shipped",
         "the gold returns no row on the shipped database: any empty answer passes there",
-        Witness("shipped", gold_rows=[], seconds=round(seconds, 3), row_count=0),
+        Witness("shipped", gold_rows=[], seconds=round(seconds, 3), row_count=0,
+                realism="on_data", breaks=[]),
         variant=EMPTY_PREDICTION,
         exploit=exploit,
     )

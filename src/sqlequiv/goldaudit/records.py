@@ -18,7 +18,8 @@ A hazard::
      "witness": {"database": "shipped" | "generated", "tables": {...} | null,
                  "queries": ["SELECT ... (the gold made explicit)", "SELECT ..."],
                  "gold_rows": [...], "variant_rows": [...], "verified": true,
-                 "seconds": null, "row_count": null},
+                 "seconds": null, "row_count": null,
+                 "realism": "on_data" | "realistic" | "edge" | null, "breaks": [...] | null},
      "exploit": {"prediction": "SELECT ...", "correct": true,
                  "spider": {"shipped": true, "witness": false},
                  "bird": {"shipped": true, "witness": false}, "misjudged_by": ["spider"]},
@@ -78,6 +79,11 @@ class Witness:
     row_count: int | None = None
     #: The two queries executed on it: the gold's variant and the other (``variant``).
     queries: list[str] | None = None
+    #: How realistic the witness is against the benchmark's own database (``on_data``:
+    #: the shipped database itself; ``realistic``; ``edge``: it needs what the data never
+    #: shows, ``breaks`` says what, in words); None where no data was compared.
+    realism: str | None = None
+    breaks: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +95,8 @@ class Witness:
             "verified": self.verified,
             "seconds": self.seconds,
             "row_count": self.row_count,
+            "realism": self.realism,
+            "breaks": self.breaks,
         }
 
 
@@ -168,6 +176,7 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """
     hazards: Counter[str] = Counter()
     golds: Counter[str] = Counter()
+    tiers: Counter[str] = Counter()
     severity: dict[str, str] = {}
     total = flagged = blocking = runs = 0
     for record in records:
@@ -187,6 +196,9 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         for h in found:
             hazards[str(h.get("kind"))] += 1
             severity[str(h.get("kind"))] = str(h.get("severity"))
+            realism = (h.get("witness") or {}).get("realism")
+            if realism is not None:
+                tiers[str(realism)] += 1
     kinds = {
         k: {"hazards": hazards[k], "golds": golds[k], "severity": severity.get(k, "")}
         for k in HAZARD_KINDS
@@ -198,6 +210,7 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "blocking": blocking,
         "shifted_runs": runs,
         "kinds": kinds,
+        "hazards_by_realism": {t: tiers[t] for t in ("on_data", "realistic", "edge") if tiers[t]},
     }
 
 
@@ -212,6 +225,9 @@ def render_summary(summary: Mapping[str, Any]) -> str:
             lines.append(f"{kind:<24}{row['severity']:<10}{row['golds']:>7}{row['hazards']:>9}")
     if len(lines) == 1:
         lines.append("(no hazard found)")
+    tiers: Mapping[str, int] = summary.get("hazards_by_realism") or {}
+    if tiers:
+        lines.append("witnesses by realism: " + ", ".join(f"{t} {n}" for t, n in tiers.items()))
     runs = summary.get("shifted_runs") or 0
     lines.append(
         f"{summary.get('golds', 0)} golds audited, {summary.get('flagged', 0)} with a hazard "

@@ -10,6 +10,7 @@ for a sqlequiv suite, from :func:`sqlequiv.grading.anomalies.audit_item`.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -133,10 +134,12 @@ def audit_suite(
     *,
     blocking: frozenset[str] = DEFAULT_BLOCKING,
     on_record: Callable[[Record], None] | None = None,
+    data: str | Path | None = None,
 ) -> AuditRun:
     """Audit a suite's items: their anomalies (:func:`~sqlequiv.grading.anomalies.audit_item`)
     as hazards — nondeterministic references, references that disagree, references empty
-    on every fixture, references that fail — each with its counterexample database."""
+    on every fixture, references that fail — each with its counterexample database, its
+    realism against the item's ``data`` (or ``data``, for the items without one)."""
     from sqlequiv.grading.anomalies import audit_item
 
     settings = settings or AuditSettings()
@@ -150,8 +153,9 @@ def audit_suite(
     }
     started = time.perf_counter()
     run = AuditRun()
-    for index, item in enumerate(suite_items):
+    for index, given in enumerate(suite_items):
         begun = time.perf_counter()
+        item = dataclasses.replace(given, data=data) if data and given.data is None else given
         refs = list(item.references)
         audit = GoldAudit("suite", index, item.id, refs[0].sql if refs else "", item.id,
                           item.question, item.id, [r.sql for r in refs[1:]])  # fmt: skip
@@ -169,6 +173,8 @@ def audit_suite(
                 example.get("tables") if example is not None else None,
                 example.get("reference_rows") if example is not None else None,
                 example.get("candidate_rows") if example is not None else None,
+                realism=example.get("realism") if example is not None else None,
+                breaks=example.get("breaks") if example is not None else None,
             )
             audit.hazards.append(Hazard(kind, str(anomaly["kind"]), str(anomaly["detail"]),
                                         witness))  # fmt: skip

@@ -92,7 +92,7 @@ def audit_item(
         for other in runnable[1:]:
             verdict = check(
                 other.reference.sql, first.reference.sql, item.schema, item.dialect, options,
-                executor=engine,
+                executor=engine, data=item.data,
             )  # fmt: skip
             if verdict.verdict == "not_equivalent" and verdict.counterexample is not None:
                 add(
@@ -136,7 +136,7 @@ def _nondeterminism(
 
     verdict = check(
         variant(False), variant(True), item.schema, item.dialect,
-        dataclasses.replace(options, check_order=False), executor=engine,
+        dataclasses.replace(options, check_order=False), executor=engine, data=item.data,
     )  # fmt: skip
     if verdict.verdict != "not_equivalent" or verdict.counterexample is None:
         return None

@@ -177,8 +177,8 @@ def sort_examples(
     if found is not None:
         sorted_examples.append(_tiered(found, ON_DATA if snapshot.complete else REALISTIC, []))
     seen = {e.database.key() for e in examples if e.database is not None}
-    for example in examples:
-        db = example.database
+    for found_example in examples:
+        example, db = found_example, found_example.database
         if db is not None:
             with pair.timer.stage("mend"):
                 mended = _mended(pair, example, db, snapshot, facts, read)
