@@ -797,3 +797,27 @@ def test_screenshot_is_a_page(rendered: Rendered) -> None:
     scanlines = {raw[i * stride + 1 : (i + 1) * stride] for i in range(height)}
     assert len(scanlines) > 300
     assert len(set(raw)) > 100
+
+
+def test_failures_compared_with_data_are_split_by_realism() -> None:
+    """Failures whose counterexample was compared with the user's data: the report charts
+    them by realism, each links to its list, and an edge one says what it needs."""
+    records = _records()
+    tiers = ["on_data", "realistic", "edge", "edge"]
+    failures = [r for r in records if r["status"] == "fail"][: len(tiers)]
+    for record, tier in zip(failures, tiers, strict=True):
+        ce = dict(record["counterexample"] or _ce("grain", "two rows"))
+        ce["realism"] = tier
+        empty = "needs an empty match table; the data has 600 rows"
+        ce["breaks"] = [empty] if tier == "edge" else []
+        record["counterexample"] = ce
+    page = render_report(ReportData("tiers", None, records))
+    dom = parse(page)
+    causes = dom.by_id("causes").text
+    assert "Failures by realism" in causes
+    assert "#q=realism:edge" in page and "#q=realism:on_data" in page
+    labels = [t.text for t in dom.by_id("causes").find_all("text")]
+    assert "edge" in labels and "realistic" in labels
+    # Without data no chart: the section is as before.
+    plain = parse(render_report(ReportData("plain", None, _records())))
+    assert "Failures by realism" not in plain.by_id("causes").text

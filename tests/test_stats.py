@@ -583,3 +583,23 @@ def test_audit_labels_are_validated_all_at_once(tmp_path: Path) -> None:
     path = tmp_path / "labels.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in ok) + "\n")
     assert read_labels(path) == ok
+
+
+def test_failures_are_counted_and_stratified_by_realism() -> None:
+    """With data, failures are counted by the realism of their counterexample, and the
+    false-fail audit samples each cause and tier apart; without data nothing changes."""
+    from sqlequiv.stats.audit import stratum_of
+    from sqlequiv.stats.runs import run_statistics
+
+    def fail(i: int, realism: str | None) -> dict[str, object]:
+        ce = {"realism": realism, "breaks": []} if realism else None
+        return {"item_id": f"q{i}", "sample": 0, "status": "fail", "cause": "grain",
+                "counterexample": ce}  # fmt: skip
+
+    records = [fail(0, "edge"), fail(1, "edge"), fail(2, "on_data"), fail(3, None)]
+    stats = run_statistics(records)
+    assert stats["failures_by_realism"] == {"on_data": 1, "edge": 2}
+    assert stats["failures_by_cause"] == {"grain": 4}
+    strata = [stratum_of(r) for r in records]
+    assert strata == ["grain/edge", "grain/edge", "grain/on_data", "grain"]
+    assert run_statistics([fail(0, None)])["failures_by_realism"] == {}

@@ -237,13 +237,14 @@ JS = r"""
 
   // ---- search index ------------------------------------------------------
   var knownFields = new Set(['id', 'sample', 'status', 'cause', 'method', 'sql', 'detail', 'error',
-                             'reference', 'fixture']);
+                             'reference', 'fixture', 'realism']);
   entries.forEach(function (e) {
     var f = {
       id: lc(e.id), sample: lc(e.sample), status: lc(e.status), cause: lc(e.category),
       method: lc(e.method), sql: lc(e.sql), detail: lc(e.detail),
       error: lc(e.error ? (e.error.kind || '') + ' ' + (e.error.message || '') : ''),
-      reference: lc(e.matched_reference), fixture: lc(e.ce ? e.ce.name : '')
+      reference: lc(e.matched_reference), fixture: lc(e.ce ? e.ce.name : ''),
+      realism: lc(e.realism)
     };
     var meta = e.meta || {};
     Object.keys(meta).forEach(function (k) {
@@ -251,7 +252,7 @@ JS = r"""
       if (!(key in f)) { f[key] = lc(metaText(meta[k])); knownFields.add(key); }
     });
     var parts = [f.id, f.id + '/' + f.sample, f.status, f.cause, f.method, f.sql, f.detail, f.error,
-                 f.reference, f.fixture];
+                 f.reference, f.fixture, f.realism ? 'realism:' + f.realism : ''];
     Object.keys(meta).forEach(function (k) { parts.push(lc(k) + ':' + lc(metaText(meta[k]))); });
     if (e.anomaly) parts.push(lc(metaText(e.anomaly)));
     if (e.predicate) parts.push(lc(metaText(e.predicate)));
@@ -385,6 +386,12 @@ JS = r"""
     if (ce) {
       add(body, el('h4', null, 'Counterexample' + (ce.name ? ': ' + ce.name : '')));
       if (ce.detail && ce.detail !== e.detail) add(body, el('p', 'detail', ce.detail));
+      if (ce.realism) {
+        var words = {on_data: 'the queries differ on your data itself',
+                     realistic: 'every fact your data shows holds here',
+                     edge: 'needs what your data never shows: ' + (ce.breaks || []).join('; ')};
+        add(body, el('p', 'detail', 'realism: ' + ce.realism + ' (' + (words[ce.realism] || '') + ')'));
+      }
       var tables = ce.tables || {};
       var names = Object.keys(tables);
       if (names.length) {

@@ -286,6 +286,8 @@ def _counterexample(ce: Any) -> dict[str, Any] | None:
         "name": ce.get("name"),
         "detail": ce.get("detail"),
         "cause": ce.get("cause"),
+        "realism": ce.get("realism"),
+        "breaks": [str(b) for b in ce.get("breaks") or []],
     }
     tables = ce.get("tables")
     if isinstance(tables, Mapping):
@@ -359,6 +361,7 @@ def _entry(raw: Mapping[str, Any]) -> dict[str, Any] | None:
         "anomaly": anomaly,
         "predicate": record.get("predicate"),
         "ce": _counterexample(record.get("counterexample")),
+        "realism": (record.get("counterexample") or {}).get("realism"),
         "references": references if len(references) > 1 else [],
     }
     return _jsonable(entry)  # type: ignore[no-any-return]
@@ -822,10 +825,37 @@ def _causes_section(stats: Mapping[str, Any], colors: Mapping[str, str]) -> str:
     return _card(
         "causes",
         "Failures by cause",
-        f'{note}<div class="scroll">{causes}</div>'
+        f'{note}<div class="scroll">{causes}</div>{_realism_chart(stats, width)}'
         f'<h3 id="errors">Errors by kind</h3><div class="scroll">{err}</div>',
         small=True,
     )
+
+
+#: The realism tiers as the report shows them: most realistic first, with a color each.
+_REALISM_COLORS = {"on_data": "#b91c1c", "realistic": "#ea580c", "edge": "#a3a3a3"}
+
+
+def _realism_chart(stats: Mapping[str, Any], width: int) -> str:
+    """Failures by how realistic their counterexample is against the user's data (only
+    where a grade compared them with data): the ones a grader acts on first."""
+    tiers = stats.get("failures_by_realism")
+    if not isinstance(tiers, Mapping) or not tiers:
+        return ""
+    rows = [
+        (tier, int(_num(tiers.get(tier)) or 0), color, f"#q=realism:{tier}")
+        for tier, color in _REALISM_COLORS.items()
+        if tier in tiers
+    ]
+    failed = _num(stats.get("failed"))
+    note = (
+        '<p class="note">The same failures by realism against your data: <b>on_data</b>, the '
+        "queries differ on it; <b>realistic</b>, on a database like it; <b>edge</b>, only on "
+        "one that needs what your data never shows (its counterexample says what).</p>"
+    )
+    chart = _bar_chart(rows, int(failed) if failed else None, "failures by realism",
+                       max(width, 9))  # fmt: skip
+    return f'<h3 id="realism">Failures by realism</h3>{note}<div class="scroll">{chart}</div>'
+
 
 
 def _groups_section(groups: Mapping[str, Any]) -> str:
@@ -1181,6 +1211,10 @@ def _gold_audit_section(records: Sequence[Mapping[str, Any]]) -> str:
                 )
             elif witness.get("seconds") is not None:
                 shown = f"{shown} ({witness['seconds']} s)"
+            if witness.get("realism"):
+                breaks = "; ".join(witness.get("breaks") or [])
+                shown = f"{shown}; realism: {witness['realism']}"
+                shown += f" ({breaks})" if breaks else ""
             rewrite: Mapping[str, Any] = hazard.get("rewrite") or {}
             proposal = (
                 f"<code>{_e(rewrite.get('sql'))}</code> ({_e(rewrite.get('verdict'))}"

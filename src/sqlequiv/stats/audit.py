@@ -39,7 +39,7 @@ import numpy as np
 
 from sqlequiv.grading.record import RecordJSON, as_record, latest_records
 from sqlequiv.stats.intervals import StatsError, normal_quantile
-from sqlequiv.stats.runs import failure_stratum, record_key, validate_records
+from sqlequiv.stats.runs import failure_realism, failure_stratum, record_key, validate_records
 
 __all__ = [
     "FAIL_ROW_KEYS",
@@ -91,13 +91,18 @@ _EXAMPLES = 3
 def stratum_of(record: Mapping[str, Any], statuses: Sequence[str] = ("fail",)) -> str | None:
     """The audit stratum of a record, or None when it is not audited as a failure.
 
-    A ``fail`` is stratified by cause (:func:`~sqlequiv.stats.runs.failure_stratum`);
-    ``unknown`` and ``error`` records, when included in ``statuses``, form
-    strata of those names.
+    A ``fail`` is stratified by cause (:func:`~sqlequiv.stats.runs.failure_stratum`),
+    and, where its counterexample was compared with the user's data, by its realism too
+    (``grain/edge``: an edge case and a realistic one are not equally likely to be a
+    false fail in a grader's eyes); ``unknown`` and ``error`` records, when included in
+    ``statuses``, form strata of those names.
 
     Example:
         >>> stratum_of({"status": "fail", "cause": "grain"})
         'grain'
+        >>> stratum_of({"status": "fail", "cause": "grain",
+        ...             "counterexample": {"realism": "edge"}})
+        'grain/edge'
         >>> stratum_of({"status": "unknown"})
         >>> stratum_of({"status": "unknown"}, ["fail", "unknown"])
         'unknown'
@@ -105,7 +110,10 @@ def stratum_of(record: Mapping[str, Any], statuses: Sequence[str] = ("fail",)) -
     status = record.get("status")
     if status not in statuses:
         return None
-    return failure_stratum(record) if status == "fail" else str(status)
+    if status != "fail":
+        return str(status)
+    realism = failure_realism(record)
+    return failure_stratum(record) + (f"/{realism}" if realism is not None else "")
 
 
 def _check_statuses(statuses: Sequence[str]) -> None:

@@ -19,6 +19,8 @@ from sqlequiv.stats.intervals import StatsError, wilson
 
 __all__ = [
     "MISSING",
+    "REALISM_TIERS",
+    "failure_realism",
     "failure_stratum",
     "field_values",
     "lookup",
@@ -148,6 +150,24 @@ def failure_stratum(record: Mapping[str, Any]) -> str:
     return str(cause)
 
 
+#: The tiers of a counterexample compared with the user's data, most realistic first.
+REALISM_TIERS = ("on_data", "realistic", "edge")
+
+
+def failure_realism(record: Mapping[str, Any]) -> str | None:
+    """How realistic a failure's counterexample is against the user's data (``on_data``,
+    ``realistic``, ``edge``); None when it was not compared with data.
+
+    Example:
+        >>> failure_realism({"status": "fail", "counterexample": {"realism": "edge"}})
+        'edge'
+        >>> failure_realism({"status": "fail", "counterexample": None})
+    """
+    example = as_record(record).get("counterexample")
+    realism = example.get("realism") if isinstance(example, Mapping) else None
+    return str(realism) if realism is not None else None
+
+
 def run_statistics(
     records: Iterable[Mapping[str, Any]],
     *,
@@ -163,7 +183,9 @@ def run_statistics(
     ``proved_rate``, ``proved_rate_ci``, ``unrefuted_passes``,
     ``unrefuted_rate``, ``unrefuted_rate_ci``, ``failed``,
     ``failures_by_cause`` (``{cause | "predicate" | "unclassified": n}``,
-    largest first; a predicate failure has no cause), ``unknown``,
+    largest first; a predicate failure has no cause), ``failures_by_realism``
+    (``{on_data | realistic | edge: n}`` for failures whose counterexample was compared
+    with the user's data; empty without data), ``unknown``,
     ``errors``, ``errors_by_kind``, ``anomalous_pairs``, ``anomalous_items``
     (sorted ids), ``samples_per_item`` (``{"min", "max",
     "items_with_several"}``), ``duplicates`` (pairs whose SQL repeats another
@@ -204,6 +226,7 @@ def run_statistics(
     records = latest_records(records)  # a retried pair counts once
     status: Counter[str] = Counter()
     causes: Counter[str] = Counter()
+    tiers: Counter[str] = Counter()
     errors: Counter[str] = Counter()
     proved = unrefuted = duplicates = 0
     anomalous_items: set[str] = set()
@@ -226,6 +249,9 @@ def run_statistics(
                 unrefuted += 1
         elif kind == "fail":
             causes[failure_stratum(record)] += 1
+            realism = failure_realism(record)
+            if realism is not None:
+                tiers[realism] += 1
         elif kind == "error":
             error = record.get("error") or {}
             errors[str(error.get("kind") or "unknown")] += 1
@@ -291,6 +317,7 @@ def run_statistics(
         "unrefuted_rate_ci": unrefuted_ci,
         "failed": status["fail"],
         "failures_by_cause": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "failures_by_realism": {t: tiers[t] for t in REALISM_TIERS if tiers[t]},
         "unknown": status["unknown"],
         "errors": status["error"],
         "errors_by_kind": dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))),

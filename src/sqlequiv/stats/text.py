@@ -99,6 +99,9 @@ def render_run_statistics(stats: Mapping[str, Any]) -> str:
         ("fail", str(stats["failed"])),
     ]
     rows += [(f"  {cause}", str(n)) for cause, n in stats["failures_by_cause"].items()]
+    tiers = stats.get("failures_by_realism") or {}
+    if tiers:
+        rows.append(("  by realism", ", ".join(f"{t} {n}" for t, n in tiers.items())))
     rows.append(("unknown", str(stats["unknown"])))
     rows.append(("error", str(stats["errors"])))
     rows += [(f"  {kind}", str(n)) for kind, n in stats["errors_by_kind"].items()]
