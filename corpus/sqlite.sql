@@ -155,3 +155,43 @@ SELECT DISTINCT v.name FROM visitor v JOIN visit t ON t.visitor_id = v.id WHERE 
 # note: the same inner join with its sides and its equality swapped: '1' = 1 either way round
 SELECT m.maker, c.countryname FROM car_makers m JOIN countries c ON m.country = c.countryid;
 SELECT m.maker, c.countryname FROM countries c JOIN car_makers m ON c.countryid = m.country;
+
+# title: strftime over a date kept as text reaches the days of the year it names
+# schema: flights
+# expect: not_equivalent
+# note: a flight booked in 2019 with no price: COUNT(price) skips it (the search must write a 2019 date into the TEXT column, which sqlglot reads through TsOrDsToTimestamp)
+SELECT COUNT(*) FROM flights WHERE STRFTIME('%Y', booked_on) = '2019';
+SELECT COUNT(price) FROM flights WHERE STRFTIME('%Y', booked_on) = '2019';
+
+# title: strftime over a text date, counted by its key
+# schema: flights
+# expect: equivalent
+SELECT COUNT(*) FROM flights WHERE STRFTIME('%Y', booked_on) = '2019';
+SELECT COUNT(flight_id) FROM flights WHERE STRFTIME('%Y', booked_on) = '2019';
+
+# title: the month of a text date read by substr
+# schema: flights
+# expect: not_equivalent
+# note: a flight booked in December on the first side only; the search must spell a date whose characters 6-7 are '12'
+SELECT flight_id FROM flights WHERE SUBSTR(booked_on, 6, 2) = '12';
+SELECT flight_id FROM flights WHERE SUBSTR(booked_on, 6, 2) = '11';
+
+# title: the month of a text date read by substr, the same on both sides
+# schema: flights
+# expect: equivalent
+SELECT flight_id FROM flights WHERE SUBSTR(booked_on, 6, 2) = '12';
+SELECT f.flight_id FROM flights AS f WHERE SUBSTR(f.booked_on, 6, 2) = '12';
+
+# title: the year of a text date by substr against strftime, on a malformed date
+# schema: flights
+# expect: not_equivalent
+# note: '2019-13-01' matches the LIKE and its SUBSTR is '2019', but SQLite's STRFTIME reads it as NULL
+SELECT flight_id FROM flights WHERE SUBSTR(booked_on, 1, 4) = '2019' AND booked_on LIKE '____-__-__';
+SELECT flight_id FROM flights WHERE STRFTIME('%Y', booked_on) = '2019' AND booked_on LIKE '____-__-__';
+
+# title: months named in a list against months named by OR
+# schema: flights
+# expect: not_equivalent
+# note: a flight booked in July: the search must read the months '06' and '07' through STRFTIME('%m')
+SELECT flight_id FROM flights WHERE STRFTIME('%m', booked_on) IN ('06', '07');
+SELECT flight_id FROM flights WHERE STRFTIME('%m', booked_on) = '06' OR STRFTIME('%m', booked_on) = '08';
