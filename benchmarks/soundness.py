@@ -39,6 +39,8 @@ from sqlequiv.corpus import load_corpus
 from sqlequiv.pipeline import PROVING_STAGES, REFUTING_STAGES
 from sqlequiv.render import render
 
+ROOT = Path(__file__).resolve().parent.parent
+
 #: The re-search's budget (``max_fixtures``): the searches that find nothing then try at
 #: least 300 distinct databases each, where the value pools hold as many (the Hypothesis
 #: phase is given the rest of the budget as examples, some of which repeat a database
@@ -137,7 +139,10 @@ def _run_packed(args: tuple[dict[str, Any], Options, Options]) -> dict[str, Any]
 
 def run_pair(record: dict[str, Any], proving: Options, searching: Options) -> dict[str, Any]:
     """Check one pair; when it is proved, search for a counterexample with the proofs off."""
-    pair = (record["candidate"], record["reference"], record["schema_ddl"], record["dialect"])
+    # The peers' records carry their DDL; sqlequiv's own sets (prove_sets/) a schema file
+    # (an SQLite database or a DDL script) relative to the repository.
+    schema = record.get("schema_ddl") or str(ROOT / record["schema"])
+    pair = (record["candidate"], record["reference"], schema, record["dialect"])
     # Only the proving stages: check() proves exactly what they prove (they run first, and
     # no later stage proves), and an unproved pair needs no search here.
     verdict = check(*pair, proving, stages=PROVING_STAGES)

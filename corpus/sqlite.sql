@@ -166,6 +166,8 @@ SELECT COUNT(price) FROM flights WHERE STRFTIME('%Y', booked_on) = '2019';
 # title: strftime over a text date, counted by its key
 # schema: flights
 # expect: equivalent
+# method: symbolic
+# note: STRFTIME is an opaque call on both sides: whatever SQLite computes, COUNT(*) and COUNT of the key count the same rows
 SELECT COUNT(*) FROM flights WHERE STRFTIME('%Y', booked_on) = '2019';
 SELECT COUNT(flight_id) FROM flights WHERE STRFTIME('%Y', booked_on) = '2019';
 
@@ -195,3 +197,26 @@ SELECT flight_id FROM flights WHERE STRFTIME('%Y', booked_on) = '2019' AND booke
 # note: a flight booked in July: the search must read the months '06' and '07' through STRFTIME('%m')
 SELECT flight_id FROM flights WHERE STRFTIME('%m', booked_on) IN ('06', '07');
 SELECT flight_id FROM flights WHERE STRFTIME('%m', booked_on) = '06' OR STRFTIME('%m', booked_on) = '08';
+
+# title: airlines with a flight booked in a year, by a join and by IN, the year read by strftime
+# schema: flights
+# expect: equivalent
+# method: symbolic
+# note: the same STRFTIME on both sides is one opaque function of booked_on; the join against the key and the IN then agree
+SELECT DISTINCT a.uid FROM airlines a JOIN flights f ON f.airline = a.uid WHERE STRFTIME('%Y', f.booked_on) = '2019';
+SELECT uid FROM airlines WHERE uid IN (SELECT airline FROM flights WHERE STRFTIME('%Y', booked_on) = '2019');
+
+# title: airlines with a flight booked in a year, the year read by strftime on one side and substr on the other
+# schema: flights
+# expect: not_equivalent
+# note: near miss: two SQLite expressions are two opaque functions, and a malformed date '2019-13-01' tells them apart
+SELECT DISTINCT a.uid FROM airlines a JOIN flights f ON f.airline = a.uid WHERE STRFTIME('%Y', f.booked_on) = '2019';
+SELECT uid FROM airlines WHERE uid IN (SELECT airline FROM flights WHERE SUBSTR(booked_on, 1, 4) = '2019');
+
+# title: a label joined with || on a derived table and on the table itself
+# schema: flights
+# expect: equivalent
+# method: normalized
+# note: the same || on both sides; NOT flight_no >= 100 and flight_no < 100 keep the same rows in three-valued logic
+SELECT x.airline_no FROM (SELECT abbreviation || '-' || country AS airline_no, uid FROM airlines) x JOIN flights f ON f.airline = x.uid WHERE f.flight_no < 100;
+SELECT a.abbreviation || '-' || a.country FROM flights f JOIN airlines a ON a.uid = f.airline WHERE NOT f.flight_no >= 100;

@@ -48,7 +48,7 @@ _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.In, exp.B
 _PORTABLE_KINDS = {"int": "INTEGER", "float": "REAL", "text": "TEXT"}
 
 
-def portable(query: exp.Expression, schema: Schema) -> bool:
+def portable(query: exp.Expr, schema: Schema) -> bool:
     """True if ``query`` (a qualified, type-annotated tree) computes the same rows on
     SQLite as on DuckDB, on every database of ``schema``; False when unsure.
 
@@ -63,11 +63,26 @@ def portable(query: exp.Expression, schema: Schema) -> bool:
         >>> portable(guard_query("SELECT b FROM t WHERE b LIKE 'x%'", s).qualified, s)
         False
     """
+    ok = node_checker(query, schema)
+    return all(ok(node) for node in query.walk())
+
+
+#: The name of every opaque function (:mod:`sqlequiv.execute.opaque`) starts so.
+OPAQUE_PREFIX = "sqlequiv_sqlite_"
+
+
+def node_checker(query: exp.Expr, schema: Schema) -> Callable[[exp.Expr], bool]:
+    """The test :func:`portable` applies to each node of ``query``: True when the node
+    itself (not its children) computes alike on both engines. An opaque call of
+    :mod:`~sqlequiv.execute.opaque` is a value of its annotated type."""
     tables = _aliases(query, schema)
     unread = _unread_columns(query)
-    for node in query.walk():
+
+    def ok(node: exp.Expr) -> bool:
         if id(node) in unread:
-            continue
+            return True
+        if isinstance(node, exp.Anonymous) and str(node.name).lower().startswith(OPAQUE_PREFIX):
+            return True
         if not isinstance(node, _STRUCTURE + _PREDICATES + _VALUES):
             return False
         if isinstance(node, exp.Column) and not _portable_column(node, tables):
@@ -92,12 +107,12 @@ def portable(query: exp.Expression, schema: Schema) -> bool:
             return False
         if isinstance(node, exp.Not) and not _predicate(node.this):
             return False
-        if isinstance(node, exp.If) and not _predicate(node.this):
-            return False
-    return True
+        return not (isinstance(node, exp.If) and not _predicate(node.this))
+
+    return ok
 
 
-def _unread_columns(query: exp.Expression) -> set[int]:
+def _unread_columns(query: exp.Expr) -> set[int]:
     """The plain columns an ``EXISTS`` subquery outputs: only whether it has a row is
     read, and a column reference cannot fail, so their types do not matter."""
     unread: set[int] = set()
@@ -112,7 +127,7 @@ def _unread_columns(query: exp.Expression) -> set[int]:
     return unread
 
 
-def _aliases(query: exp.Expression, schema: Schema) -> dict[str, list[Table]]:
+def _aliases(query: exp.Expr, schema: Schema) -> dict[str, list[Table]]:
     """Each table alias (and name) used in ``query``, with the schema tables it may stand
     for (an alias reused in two scopes stands for both: each must be portable)."""
     found: dict[str, list[Table]] = {}

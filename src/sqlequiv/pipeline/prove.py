@@ -13,6 +13,8 @@ from sqlglot import exp
 
 from sqlequiv.errors import QueryFailed
 from sqlequiv.evidence import ProofEvidence
+from sqlequiv.execute.opaque import opaque_sqlite
+from sqlequiv.execute.portable import portable
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import TooLarge, canonical_sql
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
@@ -54,13 +56,34 @@ def _prove(pair: Pair) -> tuple[str | None, ProofEvidence]:
     # the engines agree.
     gap = pair.semantics_gap
     if gap is not None:
-        return None, ProofEvidence("not_attempted", gap)
+        opaque = _sqlite_opaque(pair)
+        if opaque is None:
+            return None, ProofEvidence("not_attempted", gap)
+        # SQLite's own expressions as opaque functions: a proof for every function they
+        # might compute holds for the one SQLite computes (sqlequiv.execute.opaque).
+        cand, ref = opaque
     method = pair.layer.prove(cand, ref, schema, pair.options, deadline=pair.deadline)
     pair.note_stop("symbolic")
     why = getattr(pair.layer, "last_proof", None) or ProofEvidence(
         "not_found", "the symbolic layer found no proof (it did not say why)"
     )
     return method, why
+
+
+def _sqlite_opaque(pair: Pair) -> tuple[GuardedQuery, GuardedQuery] | None:
+    """Both queries of a SQLite pair with their SQLite-only expressions made opaque
+    calls, when that leaves both portable; else None."""
+    if pair.engine_name != "sqlite":
+        return None
+    rewritten = []
+    for query in (pair.candidate, pair.reference):
+        tree = opaque_sqlite(query.qualified, pair.schema)
+        if tree is None:
+            if not portable(query.qualified, pair.schema):
+                return None
+            tree = query.qualified
+        rewritten.append(dataclasses.replace(query, qualified=tree))
+    return rewritten[0], rewritten[1]
 
 
 def proved(method: str, pair: Pair) -> Verdict:

@@ -50,6 +50,7 @@ from sqlequiv.symbolic.terms.sqlvalue import (
     truth_value,
     unify_all,
 )
+from sqlequiv.values import Kind
 
 __all__ = ["COMPARISON_OPS", "Hook", "Resolver", "Translator"]
 
@@ -741,6 +742,13 @@ class Translator:
 
     def _function(self, node: exp.Func) -> SymValue:
         """An exact term where :mod:`.functions` has one, else an uninterpreted function."""
+        opaque = _opaque_kind(node)
+        if opaque is not None:
+            # SQLite's own expression, made opaque by sqlequiv.execute.opaque: strict,
+            # deterministic, and possibly NULL (a malformed date), nothing more known.
+            args = [self.value(arg) for arg in node.expressions]
+            result = null_of(opaque, bits=64)
+            return functions.uninterpreted(node.name.lower(), args, result, may_be_null=True)
         name = function_name(node).upper()
         if varies_between_runs(node):
             raise Unsupported(f"the function {name} (its value may change between calls)")
@@ -775,6 +783,22 @@ class Translator:
             result, error = arith.cast(result, null_of("date"))
             self._record(error)
         return result
+
+
+#: The opaque calls of :mod:`sqlequiv.execute.opaque` (named here, as terms sit below
+#: the engines), and the kind of value each class is.
+_OPAQUE_PREFIX = "sqlequiv_sqlite_"
+_OPAQUE_KINDS: dict[str, Kind] = {"text": "text", "int": "int", "real": "float"}
+
+
+def _opaque_kind(node: exp.Func) -> Kind | None:
+    """The kind of an opaque call's value; None for any other function."""
+    if not isinstance(node, exp.Anonymous):
+        return None
+    name = str(node.name).lower()
+    if not name.startswith(_OPAQUE_PREFIX):
+        return None
+    return _OPAQUE_KINDS.get(name[len(_OPAQUE_PREFIX) :].split("_", 1)[0])
 
 
 def _micros(x: SymValue) -> z3.ArithRef:
