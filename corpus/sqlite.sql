@@ -201,8 +201,8 @@ SELECT flight_id FROM flights WHERE STRFTIME('%m', booked_on) = '06' OR STRFTIME
 # title: airlines with a flight booked in a year, by a join and by IN, the year read by strftime
 # schema: flights
 # expect: equivalent
-# method: symbolic
-# note: the same STRFTIME on both sides is one opaque function of booked_on; the join against the key and the IN then agree
+# method: normalized
+# note: the join to airlines is dropped through the NOT NULL foreign key and the distinct airline ids are the airlines with such a flight (foreign_key_joins), which is what IN says; STRFTIME is the same expression on both sides
 SELECT DISTINCT a.uid FROM airlines a JOIN flights f ON f.airline = a.uid WHERE STRFTIME('%Y', f.booked_on) = '2019';
 SELECT uid FROM airlines WHERE uid IN (SELECT airline FROM flights WHERE STRFTIME('%Y', booked_on) = '2019');
 

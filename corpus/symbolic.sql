@@ -106,7 +106,7 @@ SELECT order_id FROM orders WHERE status <> 'paid' AND status <> 'shipped';
 
 # title: an EXISTS implied by the join it repeats
 # expect: equivalent
-# method: symbolic
+# method: normalized
 SELECT o.order_id FROM orders o JOIN customers c ON o.customer_id = c.customer_id
 WHERE EXISTS (SELECT 1 FROM customers c2 WHERE c2.customer_id = o.customer_id);
 SELECT o.order_id FROM orders o JOIN customers c ON o.customer_id = c.customer_id;

@@ -132,7 +132,7 @@ SELECT country_code FROM countrylanguage WHERE language = 'English';
 
 # title: cities with a known country, join on the nullable FK vs country_code IS NOT NULL
 # expect: equivalent
-# method: symbolic
+# method: normalized
 # note: city.country_code REFERENCES country(code), the key: a non-NULL code matches exactly one country, a NULL one none
 SELECT ci.name
 FROM city ci
@@ -154,7 +154,7 @@ FROM city;
 # title: concerts with their stadium, join on the nullable FK vs stadium_id IS NOT NULL
 # schema: concert_singer
 # expect: equivalent
-# method: symbolic
+# method: normalized
 # note: concert.stadium_id REFERENCES stadium(stadium_id); the join adds no row and drops only NULL ids
 SELECT c.concert_name, c.year
 FROM concert c

@@ -534,6 +534,26 @@ SELECT o.customer_id, COUNT(*) FROM orders o WHERE EXISTS (SELECT 1 FROM custome
 SELECT o.order_id FROM orders o WHERE o.amount IS NOT NULL AND o.amount NOT IN (SELECT p.amount FROM orders p WHERE p.amount IS NOT NULL AND p.order_id > 1);
 SELECT o.order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM orders p WHERE p.order_id > 1 AND p.amount = o.amount) AND o.amount IS NOT NULL;
 
+# 30. foreign_key_joins: a join to the parent, and an EXISTS of it, that the (nullable)
+# foreign key makes redundant once the key is tested
+# title: fk-join-dropped-under-not-null-test
+# expect: equivalent
+# method: normalized
+SELECT c.customer_id, o.amount FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+SELECT o.customer_id, o.amount FROM orders o WHERE o.customer_id IS NOT NULL;
+
+# title: fk-exists-is-a-not-null-test
+# expect: equivalent
+# method: normalized
+SELECT order_id FROM orders WHERE customer_id IN (SELECT customer_id FROM customers);
+SELECT order_id FROM orders WHERE customer_id IS NOT NULL;
+
+# title: distinct-child-keys-are-the-parents-with-a-child
+# expect: equivalent
+# method: normalized
+SELECT DISTINCT customer_id FROM orders WHERE customer_id IS NOT NULL AND amount > 5;
+SELECT c.customer_id FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 5);
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -877,3 +897,13 @@ SELECT o.order_id FROM orders o WHERE o.amount IS NOT NULL OR NOT EXISTS (SELECT
 # expect: not_equivalent
 SELECT o.order_id FROM orders o WHERE o.customer_id IS NOT NULL AND o.amount NOT IN (SELECT p.amount FROM orders p WHERE p.amount IS NOT NULL);
 SELECT o.order_id FROM orders o WHERE o.customer_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM orders p WHERE p.amount = o.amount);
+
+# title: fk-join-reading-the-parent-beyond-its-key
+# expect: not_equivalent
+SELECT c.name, o.amount FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+SELECT o.customer_id, o.amount FROM orders o WHERE o.customer_id IS NOT NULL;
+
+# title: distinct-child-keys-without-the-null-test
+# expect: not_equivalent
+SELECT DISTINCT customer_id FROM orders WHERE amount > 5;
+SELECT c.customer_id FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 5);

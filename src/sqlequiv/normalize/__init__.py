@@ -12,8 +12,8 @@ goes on to the later stages. "Every database" means every database that
 satisfies the schema's declared constraints: only ``drop_key_distinct``,
 ``drop_key_count_distinct``, ``intersect_same_table``, ``except_keyed_rows``,
 ``key_join_to_exists``, ``merge_ranked_tables`` and ``top_rows_limit`` rely on them
-(on primary and unique keys), and ``not_in_to_not_exists`` and ``count_distinct_rows``
-(on NOT NULL).
+(on primary and unique keys), ``not_in_to_not_exists`` and ``count_distinct_rows``
+(on NOT NULL), and ``foreign_key_joins`` (on foreign keys).
 
 The rules run in order, in three phases. Structural rules first (inline
 CTEs, flatten inner joins, merge derived tables, expand BETWEEN, push NOT,
@@ -73,6 +73,7 @@ from sqlequiv.normalize.exists_select_one import exists_select_one
 from sqlequiv.normalize.expand_between import expand_between
 from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins
+from sqlequiv.normalize.foreign_key_joins import foreign_key_joins
 from sqlequiv.normalize.having_to_where import having_to_where
 from sqlequiv.normalize.in_to_exists import in_to_exists
 from sqlequiv.normalize.inline_ctes import inline_ctes
@@ -135,6 +136,7 @@ RULES: tuple[Rule, ...] = (
     key_join_to_exists,
     not_in_to_not_exists,
     in_to_exists,
+    foreign_key_joins,
     strip_parens,
     expand_between,
     normalize_in,
