@@ -554,6 +554,14 @@ SELECT order_id FROM orders WHERE customer_id IS NOT NULL;
 SELECT DISTINCT customer_id FROM orders WHERE customer_id IS NOT NULL AND amount > 5;
 SELECT c.customer_id FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 5);
 
+# 31. in_to_exists inside in_to_exists, and flatten_exists: whichever table a spelling
+# nests inside the other, EXISTS over EXISTS is one EXISTS over the join
+# title: in-inside-in-is-exists-over-a-join
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE o.order_id IN (SELECT x.order_id FROM orders x WHERE x.amount > 5));
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders x, orders o WHERE x.amount > 5 AND o.order_id = x.order_id AND o.customer_id = c.customer_id);
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -907,3 +915,8 @@ SELECT o.customer_id, o.amount FROM orders o WHERE o.customer_id IS NOT NULL;
 # expect: not_equivalent
 SELECT DISTINCT customer_id FROM orders WHERE amount > 5;
 SELECT c.customer_id FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 5);
+
+# title: exists-over-exists-is-not-exists-over-not-exists
+# expect: not_equivalent
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND NOT EXISTS (SELECT 1 FROM orders x WHERE x.order_id = o.order_id AND x.amount > 5));
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders x, orders o WHERE x.amount > 5 AND o.order_id = x.order_id AND o.customer_id = c.customer_id);

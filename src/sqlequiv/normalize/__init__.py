@@ -72,6 +72,7 @@ from sqlequiv.normalize.except_keyed_rows import except_keyed_rows
 from sqlequiv.normalize.exists_select_one import exists_select_one
 from sqlequiv.normalize.expand_between import expand_between
 from sqlequiv.normalize.filter_to_case import filter_to_case
+from sqlequiv.normalize.flatten_exists import flatten_exists
 from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins
 from sqlequiv.normalize.foreign_key_joins import foreign_key_joins
 from sqlequiv.normalize.having_to_where import having_to_where
@@ -137,6 +138,7 @@ RULES: tuple[Rule, ...] = (
     not_in_to_not_exists,
     in_to_exists,
     foreign_key_joins,
+    flatten_exists,
     strip_parens,
     expand_between,
     normalize_in,

@@ -109,16 +109,17 @@ def _drop_join(select: exp.Select, root: exp.Expr, schema: Schema) -> bool:
 
 
 def _to_parent(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
-    """``SELECT DISTINCT o.f FROM C AS o WHERE w`` (or ``GROUP BY o.f`` with no aggregate)
-    as ``SELECT p.k FROM P AS p WHERE EXISTS (SELECT 1 FROM C AS o WHERE o.f = p.k AND
-    w)``, for a foreign key ``C.f -> P.k`` and ``o.f`` not NULL (declared, or tested by
-    ``w``): the distinct non-NULL values of ``o.f`` are the keys of the rows of ``P``
-    that have such a child, each once (``k`` is a key). The parent's form is the one the
-    other ways of writing "the customers who ordered" reach (IN, EXISTS, a join)."""
+    """``SELECT DISTINCT o.f FROM C AS o, ... WHERE w`` (or ``GROUP BY o.f`` with no
+    aggregate) as ``SELECT p.k FROM P AS p WHERE EXISTS (SELECT 1 FROM C AS o, ... WHERE
+    o.f = p.k AND w)``, for a foreign key ``C.f -> P.k`` and ``o.f`` not NULL (declared,
+    or tested by ``w``): the distinct non-NULL values of ``o.f`` over the rows ``w`` keeps
+    are the keys of the rows of ``P`` that have such a row, each once (``k`` is a key).
+    The parent's form is the one the other ways of writing "the customers who ordered"
+    reach (IN, EXISTS, a join)."""
     sources = from_items(select)
-    if len(sources) != 1 or select.args.get("joins") or len(select.expressions) != 1:
+    if not sources or not is_flat_inner(select) or len(select.expressions) != 1:
         return
-    if truthy_args(select) - {"expressions", "from_", "where", "distinct", "group"}:
+    if truthy_args(select) - {"expressions", "from_", "joins", "where", "distinct", "group"}:
         return  # HAVING, ORDER BY, LIMIT, windows, ...: left alone
     projection = select.expressions[0]
     column = projection.unalias()
@@ -134,9 +135,9 @@ def _to_parent(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
         and [g.sql() for g in group.expressions] == [column.sql()]
     ):
         return
-    child = sources[0]
-    c = _schema_table(child, select, root, schema)
-    if c is None or column.table != source_alias(child) or column.name not in c.column_names:
+    child = next((x for x in sources if source_alias(x) == column.table), None)
+    c = _schema_table(child, select, root, schema) if child is not None else None
+    if child is None or c is None or column.name not in c.column_names:
         return
     where = select.args.get("where")
     if where is not None and any(isinstance(n, exp.Query) for n in where.walk()):
@@ -167,7 +168,9 @@ def _to_parent(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
         key_column = exp.column(key, table=alias)
         key_column.type = column.type
         inner = exp.Select(expressions=[exp.Literal.number(1)])
-        inner.set("from_", exp.From(this=child.copy()))
+        inner.set("from_", select.args["from_"].copy())
+        if select.args.get("joins"):
+            inner.set("joins", [j.copy() for j in select.args["joins"]])
         equality = exp.EQ(this=column.copy(), expression=key_column.copy())
         # The NULL test goes: the equality is TRUE only for a value that is not NULL.
         kept = [c for c in (conjuncts(where.this) if where is not None else [])
@@ -178,6 +181,7 @@ def _to_parent(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
         )
         select.set("distinct", None)
         select.set("group", None)
+        select.set("joins", None)
         select.set("from_", exp.From(this=parent_source))
         select.set("where", exp.Where(this=exp.Exists(this=inner)))
         replacement = key_column.copy()

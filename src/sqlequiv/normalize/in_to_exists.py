@@ -51,7 +51,9 @@ def in_to_exists(expression: E) -> E:
         >>> in_to_exists(e).sql()
         'SELECT t.a FROM t AS t WHERE EXISTS(SELECT u.b FROM u AS u WHERE u.c > 1 AND t.a = u.b)'
     """
-    for where in list(expression.find_all(exp.Where)):
+    # Innermost first (find_all walks breadth first): an outer IN copies its subquery
+    # into the EXISTS, and an IN inside it must already be rewritten by then.
+    for where in reversed(list(expression.find_all(exp.Where))):
         if not isinstance(where.parent, exp.Select):
             continue
         for conjunct in conjuncts(where.this):
