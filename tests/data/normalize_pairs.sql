@@ -562,6 +562,13 @@ SELECT c.customer_id FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE
 SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE o.order_id IN (SELECT x.order_id FROM orders x WHERE x.amount > 5));
 SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders x, orders o WHERE x.amount > 5 AND o.order_id = x.order_id AND o.customer_id = c.customer_id);
 
+# 32. distinct_key_semijoin: DISTINCT over a join that projects a NOT NULL key
+# title: distinct-key-over-a-join-is-an-exists
+# expect: equivalent
+# method: normalized
+SELECT DISTINCT c.customer_id, c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 100;
+SELECT c.customer_id, c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.amount > 100 AND o.customer_id = c.customer_id);
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -920,3 +927,8 @@ SELECT c.customer_id FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE
 # expect: not_equivalent
 SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND NOT EXISTS (SELECT 1 FROM orders x WHERE x.order_id = o.order_id AND x.amount > 5));
 SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders x, orders o WHERE x.amount > 5 AND o.order_id = x.order_id AND o.customer_id = c.customer_id);
+
+# title: distinct-non-key-over-a-join-is-not-an-exists
+# expect: not_equivalent
+SELECT DISTINCT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 100;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.amount > 100 AND o.customer_id = c.customer_id);

@@ -13,7 +13,8 @@ satisfies the schema's declared constraints: only ``drop_key_distinct``,
 ``drop_key_count_distinct``, ``intersect_same_table``, ``except_keyed_rows``,
 ``key_join_to_exists``, ``merge_ranked_tables`` and ``top_rows_limit`` rely on them
 (on primary and unique keys), ``not_in_to_not_exists`` and ``count_distinct_rows``
-(on NOT NULL), and ``foreign_key_joins`` (on foreign keys).
+(on NOT NULL), ``distinct_key_semijoin`` (on NOT NULL keys) and ``foreign_key_joins``
+(on foreign keys).
 
 The rules run in order, in three phases. Structural rules first (inline
 CTEs, flatten inner joins, merge derived tables, expand BETWEEN, push NOT,
@@ -65,6 +66,7 @@ from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selec
 from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
 from sqlequiv.normalize.count_star import count_star
 from sqlequiv.normalize.distinct_group_by import distinct_group_by
+from sqlequiv.normalize.distinct_key_semijoin import distinct_key_semijoin
 from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
 from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
 from sqlequiv.normalize.ensure_parens import ensure_parens
@@ -138,6 +140,7 @@ RULES: tuple[Rule, ...] = (
     not_in_to_not_exists,
     in_to_exists,
     foreign_key_joins,
+    distinct_key_semijoin,
     flatten_exists,
     strip_parens,
     expand_between,
