@@ -53,6 +53,30 @@ def test_the_bundled_example_is_what_its_script_writes(league: Path) -> None:
     assert dump(shipped) == dump(league)
 
 
+def test_the_bundled_bank_is_what_its_script_writes(tmp_path: Path) -> None:
+    maker = ROOT / "examples" / "data" / "make_bank.py"
+    spec = importlib.util.spec_from_file_location("make_bank", maker)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.build(tmp_path / "bank.sqlite")
+    dump = lambda p: list(sqlite3.connect(p).iterdump())  # noqa: E731
+    assert dump(ROOT / "examples" / "data" / "bank.sqlite") == dump(tmp_path / "bank.sqlite")
+
+
+def test_references_are_named_after_what_they_point_at() -> None:
+    """The bank's card ids 3..241 sit inside its client ids 1..300 by numbering alone:
+    only the column named after its target is a reference, and an id column is no
+    range (an id past the largest seen is a row added later)."""
+    bank = ROOT / "examples" / "data" / "bank.sqlite"
+    schema = load_schema(str(bank), "sqlite")
+    facts = {(f.kind, f.table, f.column): f for f in mine(read_data(bank, schema), schema)}
+    assert facts[("references", "card", "disp_id")].detail == ("disp", "disp_id")
+    assert facts[("references", "loan", "account_id")].detail == ("account", "account_id")
+    assert ("range", "card", "disp_id") not in facts
+    assert ("range", "loan", "amount") in facts
+
+
 def test_a_snapshot_reads_every_table_read_only(league: Path, schema: Schema) -> None:
     before = league.stat().st_mtime_ns
     snapshot = read_data(league, schema)

@@ -1,5 +1,6 @@
 # ruff: noqa: E501
-"""Writes pairs.jsonl: text-to-SQL style pairs over examples/data/league.sqlite.
+"""Writes pairs.jsonl: text-to-SQL style pairs over examples/data/league.sqlite (Spider's
+shape) and examples/data/bank.sqlite (BIRD's financial, in small).
 
 Each entry: (id, question, gold, prediction). They are what a model gets wrong, and
 right, on a Spider-shaped database: boundaries, joins that drop the unmatched, NULLs a
@@ -90,14 +91,47 @@ PAIRS: list[tuple[str, str, str, str]] = [
 ]
 
 
+#: Over examples/data/bank.sqlite (BIRD's financial, in small): what BIRD's predictions
+#: get wrong and right there.
+BANK: list[tuple[str, str, str, str]] = [
+    ("bank-female-district", "How many female clients live in Beroun?", "SELECT COUNT(*) FROM client c JOIN district d ON c.district_id = d.district_id WHERE d.name = 'Beroun' AND c.gender = 'F'", "SELECT COUNT(DISTINCT c.client_id) FROM client c JOIN district d ON c.district_id = d.district_id WHERE d.name = 'Beroun' AND c.gender = 'F'"),
+    ("bank-status-share", "What share of loans have status A?", "SELECT CAST(SUM(CASE WHEN status = 'A' THEN 1 ELSE 0 END) AS REAL) * 100 / COUNT(*) FROM loan", "SELECT CAST(COUNT(CASE WHEN status = 'A' THEN 1 END) AS REAL) * 100 / COUNT(loan_id) FROM loan"),
+    ("bank-loans-1997", "How many loans were granted in 1997?", "SELECT COUNT(*) FROM loan WHERE STRFTIME('%Y', date) = '1997'", "SELECT COUNT(*) FROM loan WHERE date LIKE '1997%'"),
+    ("bank-loans-1997-between", "How many loans were granted in 1997? (a range)", "SELECT COUNT(*) FROM loan WHERE STRFTIME('%Y', date) = '1997'", "SELECT COUNT(*) FROM loan WHERE date BETWEEN '1997-01-01' AND '1997-12-31'"),
+    ("bank-card-owners", "Which clients have a card?", "SELECT DISTINCT d.client_id FROM disp d JOIN card c ON c.disp_id = d.disp_id", "SELECT client_id FROM disp WHERE disp_id IN (SELECT disp_id FROM card)"),
+    ("bank-weekly-prague", "Which accounts in Prague are issued weekly?", "SELECT a.account_id FROM account a JOIN district d ON a.district_id = d.district_id WHERE d.region = 'Prague' AND a.frequency = 'POPLATEK TYDNE'", "SELECT account_id FROM account WHERE frequency = 'POPLATEK TYDNE' AND district_id IN (SELECT district_id FROM district WHERE region = 'Prague')"),
+    ("bank-avg-loan-1993", "The average loan of accounts opened in 1993.", "SELECT AVG(l.amount) FROM loan l JOIN account a ON l.account_id = a.account_id WHERE STRFTIME('%Y', a.date) = '1993'", "SELECT AVG(amount) FROM loan WHERE account_id IN (SELECT account_id FROM account WHERE STRFTIME('%Y', date) = '1993')"),
+    ("bank-oldest-client", "Which client is the oldest?", "SELECT client_id FROM client ORDER BY birth_date LIMIT 1", "SELECT client_id FROM client WHERE birth_date = (SELECT MIN(birth_date) FROM client)"),
+    ("bank-no-loan", "How many accounts have no loan?", "SELECT COUNT(*) FROM account WHERE account_id NOT IN (SELECT account_id FROM loan)", "SELECT COUNT(*) FROM account a LEFT JOIN loan l ON l.account_id = a.account_id WHERE l.loan_id IS NULL"),
+    ("bank-owners", "How many account owners are there?", "SELECT COUNT(*) FROM disp WHERE type = 'OWNER'", "SELECT COUNT(DISTINCT client_id) FROM disp WHERE type = 'OWNER'"),
+    ("bank-biggest-loan-district", "In which district is the account with the biggest loan?", "SELECT d.name FROM loan l JOIN account a ON l.account_id = a.account_id JOIN district d ON a.district_id = d.district_id ORDER BY l.amount DESC LIMIT 1", "SELECT d.name FROM loan l JOIN account a ON l.account_id = a.account_id JOIN district d ON a.district_id = d.district_id WHERE l.amount = (SELECT MAX(amount) FROM loan)"),
+    ("bank-young-by-gender", "How many clients born after 1980, by gender?", "SELECT gender, COUNT(*) FROM client WHERE birth_date > '1980-12-31' GROUP BY gender", "SELECT gender, SUM(CASE WHEN birth_date > '1980-12-31' THEN 1 ELSE 0 END) FROM client GROUP BY gender"),
+    ("bank-monthly-payment", "Each loan's monthly amount.", "SELECT loan_id, CAST(amount AS REAL) / duration FROM loan", "SELECT loan_id, amount / duration FROM loan"),
+    ("bank-payments-5000", "Loans with payments of 5000 or more.", "SELECT loan_id FROM loan WHERE payments >= 5000", "SELECT loan_id FROM loan WHERE payments > 5000"),
+    ("bank-status-in", "Loans with status A or C.", "SELECT loan_id FROM loan WHERE status IN ('A', 'C')", "SELECT loan_id FROM loan WHERE status = 'A' OR status = 'C'"),
+    ("bank-cards-per-disp", "How many cards has each disposition?", "SELECT d.disp_id, COUNT(c.card_id) FROM disp d LEFT JOIN card c ON c.disp_id = d.disp_id GROUP BY d.disp_id", "SELECT d.disp_id, COUNT(*) FROM disp d LEFT JOIN card c ON c.disp_id = d.disp_id GROUP BY d.disp_id"),
+    ("bank-long-loans-total", "The total of the 72-month loans.", "SELECT SUM(amount) FROM loan WHERE duration = 72", "SELECT TOTAL(amount) FROM loan WHERE duration = 72"),
+    ("bank-region-case", "Accounts in south Bohemia.", "SELECT a.account_id FROM account a JOIN district d ON a.district_id = d.district_id WHERE d.region = 'south Bohemia'", "SELECT a.account_id FROM account a JOIN district d ON a.district_id = d.district_id WHERE LOWER(d.region) = 'south bohemia'"),
+    ("bank-women", "How many women are clients?", "SELECT COUNT(*) FROM client WHERE gender = 'F'", "SELECT COUNT(*) FROM client WHERE gender <> 'M'"),
+    ("bank-loans-per-account", "How many accounts have a loan?", "SELECT COUNT(DISTINCT account_id) FROM loan", "SELECT COUNT(*) FROM loan"),
+    ("bank-above-average", "Loans above the average amount.", "SELECT loan_id FROM loan WHERE amount > (SELECT AVG(amount) FROM loan)", "SELECT loan_id FROM loan WHERE amount >= (SELECT AVG(amount) FROM loan)"),
+    ("bank-gold-owners", "Owners of gold cards.", "SELECT d.client_id FROM card c JOIN disp d ON c.disp_id = d.disp_id WHERE c.type = 'gold' AND d.type = 'OWNER'", "SELECT d.client_id FROM card c JOIN disp d ON c.disp_id = d.disp_id WHERE c.type = 'gold'"),
+    ("bank-issued-1998", "Cards issued in 1998.", "SELECT card_id FROM card WHERE issued LIKE '1998%'", "SELECT card_id FROM card WHERE issued >= '1998-01-01' AND issued < '1999-01-01'"),
+    ("bank-district-clients", "How many clients per district name?", "SELECT d.name, COUNT(*) FROM client c JOIN district d ON c.district_id = d.district_id GROUP BY d.district_id", "SELECT d.name, COUNT(*) FROM client c JOIN district d ON c.district_id = d.district_id GROUP BY d.name"),
+    ("bank-eq-count-key", "How many loans?", "SELECT COUNT(*) FROM loan", "SELECT COUNT(loan_id) FROM loan"),
+    ("bank-eq-exists", "Accounts with a loan.", "SELECT account_id FROM account WHERE account_id IN (SELECT account_id FROM loan)", "SELECT a.account_id FROM account a WHERE EXISTS (SELECT 1 FROM loan l WHERE l.account_id = a.account_id)"),
+]
+
+
 def main() -> None:
-    ddl_source = "examples/data/league.sqlite"
     with (HERE / "pairs.jsonl").open("w", encoding="utf-8") as fh:
-        for pid, question, gold, pred in PAIRS:
-            fh.write(json.dumps({"id": pid, "question": question, "schema": ddl_source,
-                                 "data": ddl_source, "dialect": "sqlite",
-                                 "reference": gold, "candidate": pred}) + "\n")  # fmt: skip
-    print(f"pairs.jsonl: {len(PAIRS)} pairs")
+        for source, pairs in (("examples/data/league.sqlite", PAIRS),
+                              ("examples/data/bank.sqlite", BANK)):  # fmt: skip
+            for pid, question, gold, pred in pairs:
+                fh.write(json.dumps({"id": pid, "question": question, "schema": source,
+                                     "data": source, "dialect": "sqlite",
+                                     "reference": gold, "candidate": pred}) + "\n")  # fmt: skip
+    print(f"pairs.jsonl: {len(PAIRS) + len(BANK)} pairs")
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Writes ``shapes.jsonl``: one question written as a join, IN, EXISTS, a CTE, a derived
 table, a scalar subquery (issue 43, part 2), over the shop schema (every key and foreign
 key declared: ``corpus/schemas/shop.sql``), each shape paired with the question's

@@ -48,6 +48,8 @@ def holds_in_sql(fact: Fact, tables: dict[str, list[dict[str, Any]]], schema: Sc
         kept = (
             f"regexp_full_match({c}, '{pattern}')" if pattern else f"{c} = trim({c}) AND {c} <> ''"
         )
+        if fact.detail in ("date", "timestamp"):  # a real day, not only its shape
+            kept += f" AND TRY_CAST({c} AS TIMESTAMP) IS NOT NULL"
         sql = f"SELECT COUNT(*) = 0 FROM {t} WHERE {c} IS NOT NULL AND NOT ({kept})"
     elif fact.kind == "determines":
         other = f'"{fact.detail}"'

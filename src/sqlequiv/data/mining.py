@@ -222,9 +222,12 @@ def mine(snapshot: Snapshot, schema: Schema, *, tables: Iterable[str] | None = N
     facts += _shapes(snapshot, schema, wanted, facts)
     facts += _dependencies(snapshot, schema, wanted)
     references = _references(snapshot, schema, wanted, unique_columns)
-    # A column that points at another table's key is told by that, not as a category.
+    # A column that points at another table's key is told by that, not as a category or
+    # a range (an id past the largest one seen is a row added later, not an oddity).
     pointing = {(f.table, f.column) for f in references}
-    facts = [f for f in facts if not (f.kind == "values" and (f.table, f.column) in pointing)]
+    pointing |= {(t.name, c) for t in schema for fk in t.foreign_keys for c in fk.columns}
+    told = ("values", "range")
+    facts = [f for f in facts if not (f.kind in told and (f.table, f.column) in pointing)]
     return facts + references
 
 
@@ -232,11 +235,31 @@ def mine(snapshot: Snapshot, schema: Schema, *, tables: Iterable[str] | None = N
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?")
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)")
+def _a_date(value: Any) -> bool:
+    """A real day written YYYY-MM-DD ('2019-13-01' has the shape, not the day)."""
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _a_timestamp(value: Any) -> bool:
+    """A real day and time written YYYY-MM-DD HH:MM[:SS[.f]]."""
+    if not isinstance(value, str) or not _TIMESTAMP.fullmatch(value):
+        return False
+    try:
+        dt.datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
 _SHAPES: dict[str, tuple[Any, str]] = {
-    "date": (lambda v: isinstance(v, str) and bool(_DATE.fullmatch(v)),
-             "a date written YYYY-MM-DD"),
-    "timestamp": (lambda v: isinstance(v, str) and bool(_TIMESTAMP.fullmatch(v)),
-                  "a date and time written YYYY-MM-DD HH:MM[:SS]"),
+    "date": (_a_date, "a date written YYYY-MM-DD"),
+    "timestamp": (_a_timestamp, "a date and time written YYYY-MM-DD HH:MM[:SS]"),
     "number": (lambda v: not isinstance(v, str) or bool(_NUMBER.fullmatch(v)),
                "a number written as text"),
     "trimmed": (lambda v: not isinstance(v, str) or (v != "" and v == v.strip()),
@@ -347,14 +370,37 @@ def _references(
             for ref_table, ref_column, targets in unique_columns:
                 if (ref_table, ref_column) == (table.name, column.name):
                     continue
+                if not _named_alike(column.name, ref_table, ref_column):
+                    continue
                 if present <= targets:
                     facts.append(Fact(
                         "references", table.name, column.name, (ref_table, ref_column),
-                        f"every {table.name}.{column.name} in the data is a "
-                        f"{ref_table}.{ref_column}",
+                        f"every {table.name}.{column.name} in the data is among the "
+                        f"{ref_table}.{ref_column} values",
                     ))  # fmt: skip
                     break
     return facts
+
+
+def _named_alike(column: str, ref_table: str, ref_column: str) -> bool:
+    """Whether ``column``'s name points at ``ref_table.ref_column``: it names the table
+    (``team_id``, ``home_team`` -> ``team.id``; ``country`` -> ``countries.countryid``)
+    or is the key's own name (``disp_id`` -> ``disp.disp_id``). Numbered keys make
+    inclusions by chance (the card ids 3..241 sit inside the client ids 1..300): a
+    reference the schema forgot is named after what it points at, in Spider and BIRD.
+
+    Example:
+        >>> _named_alike("team_id", "team", "id"), _named_alike("disp_id", "client", "client_id")
+        (True, False)
+        >>> _named_alike("country", "countries", "countryid")
+        True
+    """
+    name, table, key = column.lower(), ref_table.lower(), ref_column.lower()
+    if name == key and key not in ("id", "code", "name"):
+        return True
+    stems = {table, table.rstrip("s"), table[:-3] + "y" if table.endswith("ies") else table}
+    stems.discard("")
+    return any(stem in name or name in stem for stem in stems if len(stem) >= 3)
 
 
 def same_value(a: Any, b: Any) -> bool:
