@@ -11,7 +11,14 @@ from sqlequiv.database import Database
 from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.evidence import ProofEvidence
 from sqlequiv.guard import GuardedQuery
-from sqlequiv.normalize import SYMBOLIC_LIMITS, Limits, TooLarge, canonical_form, check_size
+from sqlequiv.normalize import (
+    FOREIGN_KEY_VARIANTS,
+    SYMBOLIC_LIMITS,
+    Limits,
+    TooLarge,
+    canonical_form,
+    check_size,
+)
 from sqlequiv.options import Options
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import Domains
@@ -95,19 +102,36 @@ class Z3Layer:
             self._declined(forms)
             self.last_proof = ProofEvidence(forms.status, forms.reason)
             return None
-        prover = Prover(
-            schema,
-            ignore_column_order=options.ignore_column_order,
-            solver_timeout_ms=self.solver_timeout_ms,
-            time_budget=max(0.0, min(self.proof_budget, deadline.left())),
-            max_checks=self.max_checks,
-        )
-        proved = prover.equivalent(*forms)
-        self.last_reason = prover.last_reason
-        self.stopped_by = prover.stopped_by
-        if proved:
-            return "symbolic"
-        self.last_proof = _no_proof(prover)
+        tried: list[tuple[exp.Expr, exp.Expr]] = []
+        for variant in FOREIGN_KEY_VARIANTS:
+            # The forms without the joins a foreign key makes redundant, when those differ
+            # from the forms the prover tried first (nothing new to try otherwise).
+            if variant:
+                forms = _forms(candidate, reference, schema, options, self.limits,
+                               foreign_keys=True)  # fmt: skip
+                if isinstance(forms, _Declined) or any(
+                    all(a.sql() == b.sql() for a, b in zip(forms, seen, strict=True))
+                    for seen in tried
+                ):
+                    break
+            tried.append(forms)
+            prover = Prover(
+                schema,
+                ignore_column_order=options.ignore_column_order,
+                solver_timeout_ms=self.solver_timeout_ms,
+                time_budget=max(0.0, min(self.proof_budget, deadline.left())),
+                max_checks=self.max_checks,
+            )
+            proved = prover.equivalent(*forms)
+            if not tried[1:] or proved:
+                self.last_reason = prover.last_reason
+                self.stopped_by = prover.stopped_by
+            if proved:
+                return "symbolic"
+            if len(tried) == 1:
+                self.last_proof = _no_proof(prover)
+            if prover.stopped_by:
+                break  # out of budget: a second attempt would be cut short too
         return None
 
     def witnesses(
@@ -213,6 +237,8 @@ def _forms(
     schema: Schema,
     options: Options,
     limits: Limits,
+    *,
+    foreign_keys: bool = False,
 ) -> tuple[exp.Expr, exp.Expr] | _Declined:
     if not (candidate.fully_qualified and reference.fully_qualified):
         return _Declined("a query sqlglot could not fully qualify")
@@ -225,6 +251,7 @@ def _forms(
                     schema,
                     ignore_column_order=options.ignore_column_order,
                     limits=limits,
+                    foreign_keys=foreign_keys,
                 )
             )
         except TooLarge as err:
