@@ -569,6 +569,13 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders x, orders o WH
 SELECT DISTINCT c.customer_id, c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 100;
 SELECT c.customer_id, c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.amount > 100 AND o.customer_id = c.customer_id);
 
+# 33. inline_ctes: a deterministic CTE read twice is a derived table in each place
+# title: cte-read-twice-is-two-derived-tables
+# expect: equivalent
+# method: normalized
+WITH big AS (SELECT customer_id, amount FROM orders WHERE amount > 10) SELECT a.customer_id FROM big a JOIN big b ON a.customer_id = b.customer_id WHERE a.amount < b.amount;
+SELECT x.customer_id FROM (SELECT customer_id, amount FROM orders WHERE amount > 10) x JOIN (SELECT customer_id, amount FROM orders WHERE amount > 10) y ON x.customer_id = y.customer_id WHERE x.amount < y.amount;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -932,3 +939,8 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders x, orders o WH
 # expect: not_equivalent
 SELECT DISTINCT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 100;
 SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.amount > 100 AND o.customer_id = c.customer_id);
+
+# title: cte-read-twice-against-two-different-filters
+# expect: not_equivalent
+WITH big AS (SELECT customer_id, amount FROM orders WHERE amount > 10) SELECT a.customer_id FROM big a JOIN big b ON a.customer_id = b.customer_id WHERE a.amount < b.amount;
+SELECT x.customer_id FROM (SELECT customer_id, amount FROM orders WHERE amount > 10) x JOIN (SELECT customer_id, amount FROM orders WHERE amount > 20) y ON x.customer_id = y.customer_id WHERE x.amount < y.amount;

@@ -1,4 +1,4 @@
-"""Inline CTEs that are referenced at most once; drop unreferenced ones.
+"""Inline CTEs: referenced once, or a few times with a deterministic body; drop unreferenced ones.
 
 Why this is sound: a non-recursive CTE is a named query. Replacing its only
 reference ``name AS a`` by the derived table ``(body) AS a`` gives the same
@@ -6,8 +6,10 @@ relation, provided the body is evaluated the same way in both places. That is
 certain when the body is deterministic; when it is not (LIMIT without a total
 order, window functions, volatile functions) we only inline into a position
 that is evaluated once per query (the FROM of the main query or of a derived
-table), never into a subquery expression that may be re-evaluated. A CTE that
-is never referenced cannot influence the result and is removed.
+table), never into a subquery expression that may be re-evaluated. A deterministic
+body referenced in several places (at most four) gets a copy in each: evaluated once
+or once per place, it is the same bag of rows each time. A CTE that is never
+referenced cannot influence the result and is removed.
 
 Left alone: recursive WITH, nested WITH clauses (name shadowing), CTEs with a
 column list, names that are also used inside earlier CTE bodies (where they
@@ -83,6 +85,7 @@ def inline_ctes(expression: E) -> E:
             cte.pop()
             continue
         if len(refs) > 1:
+            _inline_copies(cte, refs)
             continue
         table = refs[0]
         if (
@@ -103,6 +106,39 @@ def inline_ctes(expression: E) -> E:
     if not with_.expressions:
         expression.set("with_", None)
     return expression
+
+
+#: A CTE read several times is inlined into at most this many places, if its body has at
+#: most this many nodes (each place gets a copy).
+_MAX_COPIES = 4
+_MAX_COPIED_NODES = 300
+
+
+def _inline_copies(cte: exp.CTE, refs: list[exp.Table]) -> None:
+    """Inline a CTE read in several places, a copy of its body in each, when the body is
+    deterministic: evaluated once or once per place, a deterministic query is the same
+    relation (the same bag of rows) each time. Left alone when a reference is not a plain
+    ``name [AS alias]`` in a FROM or JOIN, or the copies would be too many or too big."""
+    body = cte.this
+    if len(refs) > _MAX_COPIES or not _deterministic_body(body):
+        return
+    if sum(1 for _ in body.walk()) > _MAX_COPIED_NODES:
+        return
+    for table in refs:
+        if (
+            table.name != cte.alias_or_name
+            or truthy_args(table) - {"this", "alias"}
+            or not isinstance(table.parent, exp.From | exp.Join)
+        ):
+            return
+    cte.pop()
+    for table in refs:
+        alias_name = table.alias or table.name
+        table.replace(
+            exp.Subquery(
+                this=body.copy(), alias=exp.TableAlias(this=exp.to_identifier(alias_name))
+            )
+        )
 
 
 def _references(node: exp.Expr, name: str) -> list[exp.Table]:
