@@ -104,7 +104,7 @@ from sqlequiv.schema.model import Schema
 
 __all__ = [
     "DEFAULT_LIMITS",
-    "FOREIGN_KEY_VARIANTS",
+    "REWRITE_VARIANTS",
     "RULES",
     "SYMBOLIC_LIMITS",
     "Limits",
@@ -169,10 +169,10 @@ RULES: tuple[Rule, ...] = (
     ensure_parens,
 )
 
-#: The values of ``canonical_form(foreign_keys=...)`` a proof tries, in order: the form
-#: that keeps every join first (the prover pairs those best), then the one without the
-#: joins a foreign key makes redundant.
-FOREIGN_KEY_VARIANTS = (False, True)
+#: The values of ``canonical_form(extended=...)`` a proof tries, in order: the form that
+#: keeps the query's joins and WITH first (the prover pairs those best), then the one
+#: the extended rewrites make.
+REWRITE_VARIANTS = (False, True)
 
 #: The text phase, re-run until the rendering is stable.
 _TEXT_RULES = RULES[RULES.index(orient_comparisons) :]
@@ -186,7 +186,7 @@ def canonical_form(
     *,
     ignore_column_order: bool = True,
     limits: Limits = DEFAULT_LIMITS,
-    foreign_keys: bool = True,
+    extended: bool = True,
 ) -> exp.Expression:
     """The canonical form of a qualified, type-annotated query; the input is not modified.
 
@@ -196,10 +196,13 @@ def canonical_form(
         ignore_column_order: whether the result comparison ignores the order
             of the output columns (then the top-level columns are sorted).
         limits: the size budget; a larger query is not normalized.
-        foreign_keys: whether :mod:`.foreign_key_joins` drops the joins a foreign key
-            makes redundant. Its form meets what other spellings reach, but the prover
-            pairs some queries better with the parent table kept: callers try the form
-            without it first, then with it (:data:`FOREIGN_KEY_VARIANTS`).
+        extended: whether the rewrites that reshape a query most run too:
+            :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant)
+            and the copies of a CTE read in several places (:mod:`.inline_ctes`). Their
+            form meets what other spellings reach, but the prover pairs some queries
+            better as written (a parent table kept; a WITH read twice, not two large
+            copies): callers try the form without them first, then with them
+            (:data:`REWRITE_VARIANTS`).
 
     Returns:
         A new tree, semantically equivalent to ``qualified`` up to output
@@ -220,12 +223,12 @@ def canonical_form(
     """
     # The limits only gate (a form does not depend on them): the prover's tighter ones
     # reuse the form the ``normalized`` stage computed, after their own size check.
-    key = (id(qualified), id(schema), ignore_column_order, foreign_keys)
+    key = (id(qualified), id(schema), ignore_column_order, extended)
     held = _FORMS.get(key, qualified, schema)
     if held is not None:
         check_size(qualified, limits)
         return held.copy()
-    form = _canonical_form(qualified, schema, ignore_column_order, limits, foreign_keys)
+    form = _canonical_form(qualified, schema, ignore_column_order, limits, extended)
     # A caller gets a copy, so the held form is never modified.
     _FORMS.put(key, form, qualified, schema)
     return form.copy()
@@ -242,13 +245,15 @@ def _canonical_form(
     schema: Schema,
     ignore_column_order: bool,
     limits: Limits,
-    foreign_keys: bool,
+    extended: bool,
 ) -> exp.Expression:
     check_size(qualified, limits)
-    options: dict[str, Any] = {"ignore_column_order": ignore_column_order, "schema": schema}
+    options: dict[str, Any] = {
+        "ignore_column_order": ignore_column_order, "schema": schema, "copies": extended,
+    }  # fmt: skip
     tree: exp.Expr = qualified.copy()
     for rule in RULES:
-        if rule is foreign_key_joins and not foreign_keys:
+        if rule is foreign_key_joins and not extended:
             continue
         tree = _apply(rule, tree, options)
     previous = tree.sql(dialect="duckdb")
@@ -269,7 +274,7 @@ def canonical_sql(
     *,
     ignore_column_order: bool = True,
     limits: Limits = DEFAULT_LIMITS,
-    foreign_keys: bool = True,
+    extended: bool = True,
 ) -> str:
     """The DuckDB SQL of :func:`canonical_form`; equal strings mean proved equivalent.
 
@@ -287,7 +292,7 @@ def canonical_sql(
         True
     """
     form = canonical_form(qualified, schema, ignore_column_order=ignore_column_order,
-                          limits=limits, foreign_keys=foreign_keys)  # fmt: skip
+                          limits=limits, extended=extended)  # fmt: skip
     return form.sql(dialect="duckdb")
 
 

@@ -37,8 +37,9 @@ _ORDER_INSENSITIVE_AGGREGATES: tuple[type[exp.Expr], ...] = (
 )
 
 
-def inline_ctes(expression: E) -> E:
-    """Inline single-reference CTEs as derived tables and drop unused ones.
+def inline_ctes(expression: E, *, copies: bool = True) -> E:
+    """Inline single-reference CTEs as derived tables and drop unused ones; with
+    ``copies``, a deterministic CTE read in a few places too (a copy in each).
 
     Example:
         >>> import sqlglot
@@ -85,7 +86,8 @@ def inline_ctes(expression: E) -> E:
             cte.pop()
             continue
         if len(refs) > 1:
-            _inline_copies(cte, refs)
+            if copies:
+                _inline_copies(cte, refs)
             continue
         table = refs[0]
         if (

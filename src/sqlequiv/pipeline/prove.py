@@ -16,7 +16,7 @@ from sqlequiv.evidence import ProofEvidence
 from sqlequiv.execute.opaque import opaque_sqlite
 from sqlequiv.execute.portable import portable
 from sqlequiv.guard import GuardedQuery
-from sqlequiv.normalize import FOREIGN_KEY_VARIANTS, TooLarge, canonical_sql
+from sqlequiv.normalize import REWRITE_VARIANTS, TooLarge, canonical_sql
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.verdict import Verdict
@@ -27,8 +27,8 @@ def normalized(pair: Pair) -> Verdict | None:
     with pair.timer.stage("normalize"):
         if not (pair.candidate.fully_qualified and pair.reference.fully_qualified):
             return None  # no proof rests on a tree sqlglot could not resolve
-        for foreign_keys in FOREIGN_KEY_VARIANTS:
-            forms = [_canonical(q, pair, foreign_keys) for q in (pair.candidate, pair.reference)]
+        for extended in REWRITE_VARIANTS:
+            forms = [_canonical(q, pair, extended) for q in (pair.candidate, pair.reference)]
             if forms[0] is not None and forms[0] == forms[1]:
                 break
         else:
@@ -98,14 +98,14 @@ def proved(method: str, pair: Pair) -> Verdict:
     return pair.verdict("equivalent", method=method)
 
 
-def _canonical(query: GuardedQuery, pair: Pair, foreign_keys: bool) -> str | None:
+def _canonical(query: GuardedQuery, pair: Pair, extended: bool) -> str | None:
     tree = query.qualified
     if query.engine == "sqlite":
         tree = _sqlite_like_patterns(tree)
     try:
         ignore_order = pair.options.ignore_column_order
         return canonical_sql(tree, pair.schema, ignore_column_order=ignore_order,
-                             foreign_keys=foreign_keys)  # fmt: skip
+                             extended=extended)  # fmt: skip
     except TooLarge as err:  # past the normalizer's size budget: no proof from it
         pair.budget_stops.setdefault("normalize", f"{query.side}: {err}")
         return None

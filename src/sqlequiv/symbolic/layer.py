@@ -12,7 +12,7 @@ from sqlequiv.deadline import NO_DEADLINE, Deadline
 from sqlequiv.evidence import ProofEvidence
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import (
-    FOREIGN_KEY_VARIANTS,
+    REWRITE_VARIANTS,
     SYMBOLIC_LIMITS,
     Limits,
     TooLarge,
@@ -103,12 +103,13 @@ class Z3Layer:
             self.last_proof = ProofEvidence(forms.status, forms.reason)
             return None
         tried: list[tuple[exp.Expr, exp.Expr]] = []
-        for variant in FOREIGN_KEY_VARIANTS:
-            # The forms without the joins a foreign key makes redundant, when those differ
-            # from the forms the prover tried first (nothing new to try otherwise).
+        for variant in REWRITE_VARIANTS:
+            # The forms of the extended rewrites (joins a foreign key makes redundant
+            # dropped, a WITH read twice copied), when those differ from the forms the
+            # prover tried first (nothing new to try otherwise).
             if variant:
                 forms = _forms(candidate, reference, schema, options, self.limits,
-                               foreign_keys=True)  # fmt: skip
+                               extended=True)  # fmt: skip
                 if isinstance(forms, _Declined) or any(
                     all(a.sql() == b.sql() for a, b in zip(forms, seen, strict=True))
                     for seen in tried
@@ -238,7 +239,7 @@ def _forms(
     options: Options,
     limits: Limits,
     *,
-    foreign_keys: bool = False,
+    extended: bool = False,
 ) -> tuple[exp.Expr, exp.Expr] | _Declined:
     if not (candidate.fully_qualified and reference.fully_qualified):
         return _Declined("a query sqlglot could not fully qualify")
@@ -251,7 +252,7 @@ def _forms(
                     schema,
                     ignore_column_order=options.ignore_column_order,
                     limits=limits,
-                    foreign_keys=foreign_keys,
+                    extended=extended,
                 )
             )
         except TooLarge as err:
