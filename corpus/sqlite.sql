@@ -220,3 +220,18 @@ SELECT uid FROM airlines WHERE uid IN (SELECT airline FROM flights WHERE SUBSTR(
 # note: the same || on both sides; NOT flight_no >= 100 and flight_no < 100 keep the same rows in three-valued logic
 SELECT x.airline_no FROM (SELECT abbreviation || '-' || country AS airline_no, uid FROM airlines) x JOIN flights f ON f.airline = x.uid WHERE f.flight_no < 100;
 SELECT a.abbreviation || '-' || a.country FROM flights f JOIN airlines a ON a.uid = f.airline WHERE NOT f.flight_no >= 100;
+
+# title: makers in France by a TEXT to INTEGER join and by IN
+# schema: spider_mixed
+# expect: equivalent
+# method: symbolic
+# note: the text country meets countryid through SQLite's numeric affinity ('1', '01', '1.0' meet 1) in the join and in the IN alike; countryid is a key, so the join repeats no maker
+SELECT m.maker FROM car_makers m JOIN countries c ON m.country = c.countryid WHERE c.countryname = 'France';
+SELECT maker FROM car_makers WHERE country IN (SELECT countryid FROM countries WHERE countryname = 'France');
+
+# title: makers in France by a TEXT to INTEGER join and by an IN list of the ids
+# schema: spider_mixed
+# expect: not_equivalent
+# note: near miss: an IN list gives its numbers the TEXT column's affinity ('01' IN (1) is false), the join the INTEGER column's ('01' = 1 is true)
+SELECT m.maker FROM car_makers m JOIN countries c ON m.country = c.countryid WHERE c.countryid = 1;
+SELECT maker FROM car_makers WHERE country IN (1);

@@ -120,3 +120,55 @@ def test_two_sqlite_expressions_are_two_functions() -> None:
     year = "SELECT id FROM match WHERE STRFTIME('%Y', played_on) = '2022'"
     month = "SELECT id FROM match WHERE STRFTIME('%m', played_on) = '2022'"
     assert check(year, month, schema, "sqlite").verdict == "not_equivalent"
+
+
+TEXT_VALUES = st.one_of(
+    st.sampled_from(["7", "07", "7.0", " 7", "7 ", "7a", "+7", "-7", "7e0", "0x7", "", "7.5",
+                     "9223372036854775807", "1e3", "abc"]),
+    st.from_regex(r"[ +-]?[0-9]{1,3}(\.[0-9]{0,2})?[ a]?", fullmatch=True),
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.one_of(st.none(), TEXT_VALUES), ints=st.lists(
+    st.one_of(st.none(), st.integers(-1000, 1000)), min_size=1, max_size=6))
+def test_a_text_meets_at_most_one_integer_and_every_spelling_agrees(
+    text: str | None, ints: list[int | None]
+) -> None:
+    """What the opaque integer of a TEXT value compared with an INTEGER column rests on,
+    checked on SQLite: one text value meets at most one integer (so some function of the
+    text gives the integer it meets), a NULL meets nothing, and the join, IN (SELECT ...)
+    and a correlated EXISTS meet the same rows."""
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE p (id INTEGER PRIMARY KEY, t TEXT)")
+    con.execute("CREATE TABLE q (id INTEGER PRIMARY KEY, i INTEGER)")
+    con.execute("INSERT INTO p VALUES (1, ?)", (text,))
+    values = [*ints, *([int(float(text))] if _number(text) else [])]
+    con.executemany("INSERT INTO q (i) VALUES (?)", [(v,) for v in values])
+    met = {i for (i,) in con.execute("SELECT q.i FROM p JOIN q ON p.t = q.i")}
+    assert len(met) <= 1, (text, met)
+    if text is None:
+        assert not met
+    join = sorted(con.execute("SELECT p.id FROM p JOIN q ON p.t = q.i").fetchall())
+    semi = sorted(con.execute("SELECT p.id FROM p WHERE t IN (SELECT i FROM q)").fetchall())
+    correlated = "SELECT p.id FROM p WHERE EXISTS (SELECT 1 FROM q WHERE q.i = p.t)"
+    exists = sorted(con.execute(correlated).fetchall())
+    assert sorted(set(join)) == semi == exists
+
+
+def _number(text: str | None) -> bool:
+    try:
+        return text is not None and float(text) == int(float(text)) and abs(float(text)) < 1e15
+    except (ValueError, OverflowError):
+        return False
+
+
+def test_a_text_to_integer_join_and_its_in_are_proved_only_at_a_conjunct() -> None:
+    schema = load_schema(LEAGUE, "sqlite")
+    join = "SELECT p.name FROM player p JOIN team t ON p.team_id = t.id WHERE t.city = 'Leeds'"
+    semi = "SELECT name FROM player WHERE team_id IN (SELECT id FROM team WHERE city = 'Leeds')"
+    assert check(join, semi, schema, "sqlite").verdict == "equivalent"
+    # Under NOT, FALSE and NULL part ways: 'abc' = 7 is FALSE, NOT of it TRUE.
+    query = guard_query("SELECT p.name FROM player p, team t WHERE NOT (p.team_id = t.id)",
+                        schema, dialect="sqlite")  # fmt: skip
+    assert opaque_sqlite(query.qualified, schema) is None

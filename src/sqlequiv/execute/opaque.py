@@ -22,6 +22,10 @@ of an opaque function, ``sqlequiv_sqlite_<class>_<digest>(args)``:
   (``LENGTH``, ``INSTR``, ``CAST AS INTEGER``, integer arithmetic and division) or a
   real (``ROUND``, ``CAST AS REAL``, ``JULIANDAY``, arithmetic with a real).
 
+A TEXT column compared with ``=`` to an INTEGER column (a Spider join of ``'7'`` to
+``7``) is an opaque integer of the text where the comparison is a conjunct of a WHERE,
+a HAVING or an ON (:func:`_numeric_affinity` says why that is exact there).
+
 The prover treats such a call as an uninterpreted function that is NULL when an
 argument is NULL and may be NULL otherwise (a malformed date). Every listed expression
 is deterministic and strict in exactly that way on SQLite, and its value depends only
@@ -88,6 +92,8 @@ def opaque_sqlite(query: exp.Expression, schema: Schema) -> exp.Expression | Non
     def portable_subtree(node: exp.Expr) -> bool:
         return all(ok(n) for n in node.walk())
 
+    _numeric_affinity(tree, portable_subtree)
+
     def rewrite(node: exp.Expr) -> None:
         for child in list(node.iter_expressions()):
             if portable_subtree(child):
@@ -102,6 +108,73 @@ def opaque_sqlite(query: exp.Expression, schema: Schema) -> exp.Expression | Non
     if not any(isinstance(n, exp.Anonymous) and opaque_class(n) for n in tree.walk()):
         return None  # nothing was made opaque: the query is refused as it was
     return tree if portable(tree, schema) else None
+
+
+#: The opaque function that stands for SQLite's numeric affinity applied to a TEXT value
+#: compared with an INTEGER column: the integer the text converts to, else no match.
+_AFFINITY = "sqlequiv_sqlite_int_" + hashlib.sha256(b"NUMERIC_AFFINITY(?1)").hexdigest()[:16]
+
+
+def _numeric_affinity(tree: exp.Expr, portable_subtree: Callable[[exp.Expr], bool]) -> None:
+    """A TEXT column compared with ``=`` to an INTEGER one (a join, a correlated EXISTS,
+    ``IN (SELECT ...)``: SQLite applies the INTEGER side's numeric affinity to the text,
+    so ``'7'``, ``'07'``, ``'7.0'`` and ``' 7'`` meet 7) as an opaque integer of the text.
+
+    Why this is sound: for a text value ``t`` at most one integer ``i`` makes ``t = i``
+    TRUE (the number ``t`` converts to, if it is a whole one), so ``t = i`` is TRUE
+    exactly when ``f(t) = i`` for the function ``f`` giving that integer (NULL when
+    there is none), which the opaque call may be. The two differ only where ``t = i`` is
+    FALSE and ``f(t) = i`` NULL, which a WHERE, a HAVING or an ON cannot tell apart: only
+    comparisons that are conjuncts there are rewritten (never under NOT, OR or in an
+    output), and ``IN`` only with a subquery (an IN list compares otherwise in SQLite)."""
+    for node in list(tree.find_all(exp.EQ, exp.In)):
+        if not _conjunct(node):
+            continue
+        if isinstance(node, exp.EQ):
+            sides = [node.this, node.expression]
+        else:
+            query = node.args.get("query")
+            column = _only_output(query) if query is not None and not node.expressions else None
+            if column is None:
+                continue
+            sides = [node.this, column]
+        classes = [_affinity_class(side, portable_subtree) for side in sides]
+        if sorted(c or "" for c in classes) != ["int", "text"]:
+            continue
+        text_side = sides[classes.index("text")]
+        if isinstance(node, exp.In) and text_side is not node.this:
+            continue  # the subquery's own column: its output would change
+        call = exp.Anonymous(this=_AFFINITY, expressions=[text_side.copy()])
+        call.type = exp.DataType.build("BIGINT")
+        text_side.replace(call)
+
+
+def _conjunct(node: exp.Expr) -> bool:
+    """Whether ``node`` is a conjunct of a WHERE, a HAVING or a JOIN's ON."""
+    child, parent = node, node.parent
+    while isinstance(parent, exp.And | exp.Paren):
+        child, parent = parent, parent.parent
+    if isinstance(parent, exp.Where | exp.Having):
+        return True
+    return isinstance(parent, exp.Join) and parent.args.get("on") is child
+
+
+def _only_output(query: exp.Expr) -> exp.Expr | None:
+    """The one output expression of a plain SELECT subquery; None otherwise."""
+    while isinstance(query, exp.Subquery | exp.Paren):
+        query = query.this
+    if not isinstance(query, exp.Select) or len(query.expressions) != 1:
+        return None
+    output: exp.Expr = query.expressions[0].unalias()
+    return output
+
+
+def _affinity_class(node: exp.Expr, portable_subtree: Callable[[exp.Expr], bool]) -> str | None:
+    """``text`` or ``int`` for a column of the schema whose affinity matches its kind."""
+    if not isinstance(node, exp.Column) or not portable_subtree(node):
+        return None
+    kind = _portable_class(node)
+    return kind if kind in ("text", "int") else None
 
 
 def opaque_class(node: exp.Expr) -> str | None:
