@@ -423,3 +423,23 @@ def test_a_counterexample_is_dressed_in_the_data_s_values(league: Path, schema: 
     names = {n for (n,) in con.execute("SELECT name FROM league")}
     assert [r["name"] for r in example.tables["league"]]
     assert all(r["name"] in names for r in example.tables["league"])
+
+
+def test_mending_gives_a_row_the_value_its_determinant_fixes() -> None:
+    """Two matches on one day in two seasons break "played_on determines season": mended,
+    the second takes the first's season, where the difference does not need it."""
+    from sqlequiv.data.mining import Fact
+    from sqlequiv.data.source import Snapshot
+    from sqlequiv.database import Database
+    from sqlequiv.pipeline.repair import mend
+    from sqlequiv.search.domains import build_domains
+    from sqlequiv.search.harvest import Harvest
+
+    schema = load_schema("CREATE TABLE m (id INT PRIMARY KEY, season TEXT, day TEXT)")
+    season = Fact("determines", "m", "day", "season", "one season a day")
+    db = Database({"m": ((1, "2021", "2021-08-01"), (2, "2022", "2021-08-01"))})
+    snapshot = Snapshot("x", {"m": ((1, "2021", "2021-08-01"),)}, {"m": 1})
+    mended = mend(db, lambda d: len(d.rows("m")) == 2, [season], snapshot, schema,
+                  build_domains(schema, Harvest(), 3), {"m"})  # fmt: skip
+    assert mended.rows("m") == ((1, "2021", "2021-08-01"), (2, "2021", "2021-08-01"))
+    assert season.broken_by(mended, schema) is None

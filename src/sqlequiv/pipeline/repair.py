@@ -182,6 +182,15 @@ def _mends(
     if fact.kind == "references":
         yield from _mend_reference(fact, db, snapshot, schema, at)
         return
+    if fact.kind == "determines":
+        # Each row takes the determined value of the first row that shares its own.
+        other = table.column_names.index(fact.detail)
+        first: dict[Any, Any] = {}
+        for row in rows:
+            first.setdefault(comparable(row[at]), row[other])
+        agreed = tuple((*r[:other], first[comparable(r[at])], *r[other + 1 :]) for r in rows)
+        yield db.replace(fact.table, agreed)
+        return
     bad = [i for i, r in enumerate(rows) if _breaks(fact, r[at], [x[at] for x in rows], i)]
     if not bad:
         return
