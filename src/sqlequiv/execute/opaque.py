@@ -43,7 +43,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
-from sqlequiv.execute.portable import OPAQUE_PREFIX, node_checker, portable
+from sqlequiv.execute.portable import OPAQUE_PREFIX, node_checker, only_column, portable
 from sqlequiv.schema.model import Schema
 
 __all__ = ["OPAQUE_PREFIX", "opaque_class", "opaque_sqlite"]
@@ -134,7 +134,7 @@ def _numeric_affinity(tree: exp.Expr, portable_subtree: Callable[[exp.Expr], boo
             sides = [node.this, node.expression]
         else:
             query = node.args.get("query")
-            column = _only_output(query) if query is not None and not node.expressions else None
+            column = only_column(query) if query is not None and not node.expressions else None
             if column is None:
                 continue
             sides = [node.this, column]
@@ -157,16 +157,6 @@ def _conjunct(node: exp.Expr) -> bool:
     if isinstance(parent, exp.Where | exp.Having):
         return True
     return isinstance(parent, exp.Join) and parent.args.get("on") is child
-
-
-def _only_output(query: exp.Expr) -> exp.Expr | None:
-    """The one output expression of a plain SELECT subquery; None otherwise."""
-    while isinstance(query, exp.Subquery | exp.Paren):
-        query = query.this
-    if not isinstance(query, exp.Select) or len(query.expressions) != 1:
-        return None
-    output: exp.Expr = query.expressions[0].unalias()
-    return output
 
 
 def _affinity_class(node: exp.Expr, portable_subtree: Callable[[exp.Expr], bool]) -> str | None:

@@ -171,7 +171,7 @@ def _predicate(node: exp.Expression) -> bool:
     return isinstance(node, _PREDICATES)
 
 
-def _value_class(node: exp.Expression) -> str | None:
+def _value_class(node: exp.Expr) -> str | None:
     """"number", "text" or "null" for a value expression; None when neither is certain."""
     if isinstance(node, exp.Null):
         return "null"
@@ -187,7 +187,7 @@ def _value_class(node: exp.Expression) -> str | None:
     return None
 
 
-def _only_column(query: exp.Expression) -> exp.Expression | None:
+def only_column(query: exp.Expr) -> exp.Expr | None:
     """The one output expression of a subquery that is a plain SELECT; None otherwise."""
     while isinstance(query, exp.Subquery | exp.Paren):
         query = query.this
@@ -199,13 +199,13 @@ def _only_column(query: exp.Expression) -> exp.Expression | None:
 
 def _same_class(node: exp.Expression) -> bool:
     """Both sides of a comparison are numbers, or both text (NULL goes with either)."""
-    operands: list[exp.Expression] = [node.this]
+    operands: list[exp.Expr] = [node.this]
     if isinstance(node, exp.In):
         query = node.args.get("query")
         if query is not None:
             # IN (subquery): compared with the subquery's one column, as `=` would be
             # (its own columns are checked where the walk meets them).
-            column = _only_column(query)
+            column = only_column(query)
             if column is None:
                 return False
             operands.append(column)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from sqlequiv.normalize._util import is_simple_table, truthy_args
-from sqlequiv.schema.model import Schema
+from sqlequiv.schema.model import Schema, Table
 
 
 def only_table(select: exp.Select, schema: Schema) -> exp.Table | None:
@@ -72,3 +72,18 @@ def total_order_over(window: exp.Window, select: exp.Select, schema: Schema) -> 
         and key.this.table == alias
     }
     return schema.table(table.name).keyed_by(keyed)
+
+
+def named_once_table(
+    source: exp.Expr, select: exp.Select, root: exp.Expr, schema: Schema
+) -> Table | None:
+    """The schema table ``source`` (a source of ``select``) reads, when it is a plain
+    table of the schema (not a CTE of that name) whose alias names no other source
+    anywhere in ``root``: a column ``alias.x`` anywhere in the query is then its."""
+    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
+        return None
+    if source.name not in schema or is_cte_reference(select, source.name):
+        return None
+    alias = source.alias_or_name
+    named = [q for q in root.find_all(exp.Table, exp.Subquery) if q.alias_or_name == alias]
+    return schema.table(source.name) if len(named) == 1 else None

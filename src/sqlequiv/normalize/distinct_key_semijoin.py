@@ -23,14 +23,13 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._keys import is_cte_reference
+from sqlequiv.normalize._keys import named_once_table
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
     from_items,
     is_deterministic,
     is_flat_inner,
-    is_simple_table,
     set_where,
     source_alias,
     truthy_args,
@@ -85,9 +84,9 @@ def _rewrite(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
     alias = next(iter(read))
     sources = from_items(select)
     kept_source = next((s for s in sources if source_alias(s) == alias), None)
-    if kept_source is None or not _named_once(kept_source, select, root, schema):
+    table = named_once_table(kept_source, select, root, schema) if kept_source else None
+    if kept_source is None or table is None:
         return
-    table = schema.table(kept_source.name)
     projected = {p.name for p in projections if isinstance(p, exp.Column)}
     if not any(
         set(key) <= projected and all(not table.column(k).nullable for k in key)
@@ -125,13 +124,3 @@ def _stable(condition: exp.Expr) -> bool:
         or (isinstance(n, exp.Select) and any(n.args.get(k) for k in ("limit", "offset", "fetch")))
         for n in condition.walk()
     )
-
-
-def _named_once(source: exp.Expr, select: exp.Select, root: exp.Expr, schema: Schema) -> bool:
-    """A plain table of the schema (not a CTE) whose alias names no other source."""
-    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
-        return False
-    if source.name not in schema or is_cte_reference(select, source.name):
-        return False
-    alias = source_alias(source)
-    return sum(1 for q in root.find_all(exp.Table, exp.Subquery) if q.alias_or_name == alias) == 1

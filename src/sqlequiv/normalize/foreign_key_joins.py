@@ -30,7 +30,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._keys import is_cte_reference
+from sqlequiv.normalize._keys import named_once_table
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
@@ -38,13 +38,12 @@ from sqlequiv.normalize._util import (
     is_flat_inner,
     is_inside,
     is_not_null_test,
-    is_simple_table,
     same_declared_type,
     set_where,
     source_alias,
     truthy_args,
 )
-from sqlequiv.schema.model import Schema, Table
+from sqlequiv.schema.model import Schema
 from sqlequiv.values import kind_of
 
 E = TypeVar("E", bound=exp.Expr)
@@ -136,7 +135,7 @@ def _to_parent(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
     ):
         return
     child = next((x for x in sources if source_alias(x) == column.table), None)
-    c = _schema_table(child, select, root, schema) if child is not None else None
+    c = named_once_table(child, select, root, schema) if child is not None else None
     if child is None or c is None or column.name not in c.column_names:
         return
     where = select.args.get("where")
@@ -239,8 +238,8 @@ def _parent_equality(
             continue
         if parent_only is not None and parent is not parent_only:
             continue
-        p = _schema_table(parent, select, root, schema)
-        c = _schema_table(child, select, root, schema)
+        p = named_once_table(parent, select, root, schema)
+        c = named_once_table(child, select, root, schema)
         if p is None or c is None:
             continue
         if not same_declared_type(key, other):
@@ -255,22 +254,6 @@ def _parent_equality(
             assert isinstance(parent, exp.Table)
             return parent, key, other, c.column(other.name).nullable
     return None
-
-
-def _schema_table(
-    source: exp.Expr, select: exp.Select, root: exp.Expr, schema: Schema
-) -> Table | None:
-    """The schema table ``source`` reads, when it is a plain table of the schema (not a
-    CTE) whose alias names no other source anywhere in the query."""
-    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
-        return None
-    if source.name not in schema or is_cte_reference(select, source.name):
-        return None
-    alias = source_alias(source)
-    named = [q for q in root.find_all(exp.Table, exp.Subquery) if q.alias_or_name == alias]
-    if len(named) != 1:
-        return None  # another scope binds the name too: a column alias.x might be its
-    return schema.table(source.name)
 
 
 def _remove_source(select: exp.Select, source: exp.Expr) -> None:
