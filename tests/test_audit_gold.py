@@ -359,3 +359,22 @@ def _suite_file(tmp: Path, league: Path) -> Path:
         "(SELECT home_team FROM match)'}\n"
     )
     return path
+
+
+def test_data_that_cannot_serve_leaves_the_hazards_untiered() -> None:
+    """A database whose tables are not the schema's cannot sort a witness: the hazards are
+    still found, as without data, with no realism."""
+    league = Path(__file__).resolve().parent.parent / "examples" / "data" / "league.sqlite"
+    suite = build_suite(SuiteDocument({"items": [
+        {"id": "top", "question": "The two largest?", "reference_kind": "query",
+         "schema": "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)",
+         "accepted_references": [
+             {"name": "a", "sql": "SELECT id FROM t ORDER BY v DESC LIMIT 2"},
+             {"name": "b", "sql": "SELECT id FROM t WHERE v > 0"}]},
+    ]}))  # fmt: skip
+    settings = AuditSettings(Options(time_budget=1.0))
+    plain = audit_suite(suite.items, settings)
+    run = audit_suite(suite.items, settings, data=league)
+    assert found_set(run.records) == found_set(plain.records)
+    assert {(0, "alternatives_disagree")} <= found_set(run.records)
+    assert all(h["witness"]["realism"] is None for h in run.records[0]["hazards"])

@@ -261,6 +261,11 @@ class _Auditor:
         # realistic there, or the edge case it needs ("needs an empty cards table").
         verdict = check(pair.b, pair.a, schema, "sqlite", self.options,
                         seed_data=self.context.seed, data=self.context.shipped)  # fmt: skip
+        if verdict.verdict == "error":
+            # The shipped file could not serve as data (read, or matched to the schema):
+            # the hazard is still looked for, untiered, as it was before there were tiers.
+            verdict = check(pair.b, pair.a, schema, "sqlite", self.options,
+                            seed_data=self.context.seed)  # fmt: skip
         if verdict.verdict != "not_equivalent" or verdict.counterexample is None:
             return None
         example = verdict.counterexample

@@ -31,6 +31,7 @@ from sqlequiv.grading.item import RunnableReference, reference_report
 from sqlequiv.options import Options
 from sqlequiv.search.ties import tie_broken
 from sqlequiv.suite.model import Item
+from sqlequiv.verdict import Verdict
 
 
 def audit_item(
@@ -90,10 +91,9 @@ def audit_item(
     if runnable:
         first = runnable[0]
         for other in runnable[1:]:
-            verdict = check(
-                other.reference.sql, first.reference.sql, item.schema, item.dialect, options,
-                executor=engine, data=item.data,
-            )  # fmt: skip
+            verdict = _check_with_data(
+                other.reference.sql, first.reference.sql, item, options, engine
+            )
             if verdict.verdict == "not_equivalent" and verdict.counterexample is not None:
                 add(
                     "references_disagree",
@@ -134,9 +134,9 @@ def _nondeterminism(
     def variant(descending: bool) -> str:
         return tie_broken(tree, width, descending=descending, dialect=item.dialect)
 
-    verdict = check(
-        variant(False), variant(True), item.schema, item.dialect,
-        dataclasses.replace(options, check_order=False), executor=engine, data=item.data,
+    verdict = _check_with_data(
+        variant(False), variant(True), item, dataclasses.replace(options, check_order=False),
+        engine,
     )  # fmt: skip
     if verdict.verdict != "not_equivalent" or verdict.counterexample is None:
         return None
@@ -145,3 +145,17 @@ def _nondeterminism(
         "counterexample database",
         verdict.counterexample.to_dict(),
     )
+
+
+def _check_with_data(
+    candidate: str, reference: str, item: Item, options: Options, engine: Executor
+) -> Verdict:
+    """``check`` against the item's data (its counterexample then has a realism), or
+    without it when the data cannot serve (it cannot be read, or does not match the
+    schema): an anomaly is still looked for, untiered."""
+    verdict = check(candidate, reference, item.schema, item.dialect, options,
+                    executor=engine, data=item.data)  # fmt: skip
+    if verdict.verdict == "error" and item.data is not None:
+        verdict = check(candidate, reference, item.schema, item.dialect, options,
+                        executor=engine)  # fmt: skip
+    return verdict
