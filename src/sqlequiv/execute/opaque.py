@@ -43,7 +43,8 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
-from sqlequiv.execute.portable import OPAQUE_PREFIX, node_checker, only_column, portable
+from sqlequiv.execute.portable import node_checker, only_column, portable
+from sqlequiv.policy.opaque import OPAQUE_PREFIX, opaque_class
 from sqlequiv.schema.model import Schema
 
 __all__ = ["OPAQUE_PREFIX", "opaque_class", "opaque_sqlite"]
@@ -112,7 +113,7 @@ def opaque_sqlite(query: exp.Expression, schema: Schema) -> exp.Expression | Non
 
 #: The opaque function that stands for SQLite's numeric affinity applied to a TEXT value
 #: compared with an INTEGER column: the integer the text converts to, else no match.
-_AFFINITY = "sqlequiv_sqlite_int_" + hashlib.sha256(b"NUMERIC_AFFINITY(?1)").hexdigest()[:16]
+_AFFINITY = f"{OPAQUE_PREFIX}int_" + hashlib.sha256(b"NUMERIC_AFFINITY(?1)").hexdigest()[:16]
 
 
 def _numeric_affinity(tree: exp.Expr, portable_subtree: Callable[[exp.Expr], bool]) -> None:
@@ -165,17 +166,6 @@ def _affinity_class(node: exp.Expr, portable_subtree: Callable[[exp.Expr], bool]
         return None
     kind = _portable_class(node)
     return kind if kind in ("text", "int") else None
-
-
-def opaque_class(node: exp.Expr) -> str | None:
-    """The class of an opaque call (``text``, ``int``, ``real``); None for any other node."""
-    if not isinstance(node, exp.Anonymous):
-        return None
-    name = str(node.name).lower()
-    if not name.startswith(OPAQUE_PREFIX):
-        return None
-    kind = name[len(OPAQUE_PREFIX) :].split("_", 1)[0]
-    return kind if kind in _TYPES else None
 
 
 def _opaque(node: exp.Expr, portable_subtree: Callable[[exp.Expr], bool]) -> exp.Expr | None:

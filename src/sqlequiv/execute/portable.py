@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
+from sqlequiv.policy.opaque import opaque_class
 from sqlequiv.schema.model import Column, Schema, Table
 from sqlequiv.values import kind_of
 
@@ -67,10 +68,6 @@ def portable(query: exp.Expr, schema: Schema) -> bool:
     return all(ok(node) for node in query.walk())
 
 
-#: The name of every opaque function (:mod:`sqlequiv.execute.opaque`) starts so.
-OPAQUE_PREFIX = "sqlequiv_sqlite_"
-
-
 def node_checker(query: exp.Expr, schema: Schema) -> Callable[[exp.Expr], bool]:
     """The test :func:`portable` applies to each node of ``query``: True when the node
     itself (not its children) computes alike on both engines. An opaque call of
@@ -81,7 +78,7 @@ def node_checker(query: exp.Expr, schema: Schema) -> Callable[[exp.Expr], bool]:
     def ok(node: exp.Expr) -> bool:
         if id(node) in unread:
             return True
-        if isinstance(node, exp.Anonymous) and str(node.name).lower().startswith(OPAQUE_PREFIX):
+        if opaque_class(node) is not None:
             return True
         if not isinstance(node, _STRUCTURE + _PREDICATES + _VALUES):
             return False

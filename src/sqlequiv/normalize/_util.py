@@ -325,6 +325,18 @@ def is_flat_inner(select: exp.Select) -> bool:
     return all(is_inner_join(j) and not j.args.get("on") for j in select.args.get("joins") or [])
 
 
+def remove_source(select: exp.Select, source: exp.Expr) -> None:
+    """Drop ``source`` (one of :func:`from_items`) from ``select``'s FROM: the first join's
+    source takes its place when it is the FROM's own."""
+    joins = list(select.args.get("joins") or [])
+    from_ = select.args["from_"]
+    if from_.this is source:
+        from_.set("this", joins.pop(0).this)
+    else:
+        joins = [j for j in joins if j.this is not source]
+    select.set("joins", joins or None)
+
+
 def source_alias(node: exp.Expr) -> str:
     """The name a source is referenced by (its alias, else its name)."""
     return node.alias_or_name

@@ -38,6 +38,7 @@ from sqlequiv.normalize._util import (
     is_flat_inner,
     is_inside,
     is_not_null_test,
+    remove_source,
     same_declared_type,
     set_where,
     source_alias,
@@ -101,7 +102,7 @@ def _drop_join(select: exp.Select, root: exp.Expr, schema: Schema) -> bool:
         kept = [p for p in parts if p is not part]
         if nullable:
             kept.append(exp.Not(this=exp.Is(this=child_column.copy(), expression=exp.Null())))
-        _remove_source(select, parent)
+        remove_source(select, parent)
         set_where(select, and_all(kept))
         return True
     return False
@@ -254,14 +255,3 @@ def _parent_equality(
             assert isinstance(parent, exp.Table)
             return parent, key, other, c.column(other.name).nullable
     return None
-
-
-def _remove_source(select: exp.Select, source: exp.Expr) -> None:
-    joins = list(select.args.get("joins") or [])
-    from_ = select.args["from_"]
-    if from_.this is source:
-        first = joins.pop(0)
-        from_.set("this", first.this)
-    else:
-        joins = [j for j in joins if j.this is not source]
-    select.set("joins", joins or None)

@@ -35,6 +35,7 @@ from sqlequiv.normalize._util import (
     is_flat_inner,
     is_inside,
     is_simple_table,
+    remove_source,
     same_declared_type,
     set_where,
     source_alias,
@@ -149,12 +150,5 @@ def _rewrite(
     sub = exp.Select(expressions=[exp.Literal.number(1)])
     sub.set("from_", exp.From(this=source.copy()))
     sub.set("where", exp.Where(this=condition))
-    joins = list(select.args.get("joins") or [])
-    from_ = select.args["from_"]
-    if from_.this is source:
-        first = joins.pop(0)
-        from_.set("this", first.this)
-    else:
-        joins = [j for j in joins if j.this is not source]
-    select.set("joins", joins or None)
+    remove_source(select, source)
     set_where(select, and_all([*kept, exp.Exists(this=sub)]))

@@ -4,7 +4,9 @@
   (the normalizer, the prover, the pipeline's constant decision);
 * :mod:`~sqlequiv.policy.functions`: which functions a query may call at all (the
   guard, and the schema loader for CHECK and DEFAULT expressions);
-* :mod:`~sqlequiv.policy.catalogues`: which functions each engine has.
+* :mod:`~sqlequiv.policy.catalogues`: which functions each engine has;
+* :mod:`~sqlequiv.policy.opaque`: the names of the opaque calls that stand for SQLite's
+  own expressions in a proof (written by the executor's rewrite, read by the prover).
 
 The package imports nothing from sqlequiv above it, so that the guard, the schema
 loader and the executors can share these lists without importing one another.

@@ -30,6 +30,7 @@ import z3
 from sqlglot import exp
 
 from sqlequiv.policy import function_name, varies_between_runs
+from sqlequiv.policy.opaque import opaque_class
 from sqlequiv.symbolic.terms import arith, calendar, functions
 from sqlequiv.symbolic.terms.domain import MICROS_PER_DAY, constant, parse_literal
 from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
@@ -785,20 +786,14 @@ class Translator:
         return result
 
 
-#: The opaque calls of :mod:`sqlequiv.execute.opaque` (named here, as terms sit below
-#: the engines), and the kind of value each class is.
-_OPAQUE_PREFIX = "sqlequiv_sqlite_"
+#: The kind of value each class of opaque call (:mod:`sqlequiv.policy.opaque`) is.
 _OPAQUE_KINDS: dict[str, Kind] = {"text": "text", "int": "int", "real": "float"}
 
 
 def _opaque_kind(node: exp.Func) -> Kind | None:
     """The kind of an opaque call's value; None for any other function."""
-    if not isinstance(node, exp.Anonymous):
-        return None
-    name = str(node.name).lower()
-    if not name.startswith(_OPAQUE_PREFIX):
-        return None
-    return _OPAQUE_KINDS.get(name[len(_OPAQUE_PREFIX) :].split("_", 1)[0])
+    opaque = opaque_class(node)
+    return _OPAQUE_KINDS[opaque] if opaque is not None else None
 
 
 def _micros(x: SymValue) -> z3.ArithRef:
