@@ -198,6 +198,20 @@ PROVED = {
         "SELECT d.deptno, COUNT(e.empno) FROM dept d JOIN emp e "
         "ON e.deptno = d.deptno GROUP BY d.deptno",
     ),
+    "a derived table's GROUP BY under an outer GROUP BY (Calcite's pushed DISTINCT)": (
+        "SELECT m.ename FROM (SELECT * FROM emp WHERE ename = 'A') t LEFT JOIN emp m "
+        "ON t.job = m.job GROUP BY m.ename",
+        "SELECT t6.ename FROM (SELECT job FROM emp WHERE ename = 'A' GROUP BY job) t5 "
+        "LEFT JOIN (SELECT ename, job FROM emp GROUP BY ename, job) t6 ON t5.job = t6.job "
+        "GROUP BY t6.ename",
+    ),
+    "a derived table's DISTINCT under MAX and EXISTS": (
+        "SELECT d.name, MAX(t.sal) FROM dept d JOIN (SELECT DISTINCT deptno, sal FROM emp) t "
+        "ON t.deptno = d.deptno WHERE EXISTS (SELECT 1 FROM (SELECT DISTINCT job FROM emp) j "
+        "WHERE j.job = d.name) GROUP BY d.name",
+        "SELECT d.name, MAX(e.sal) FROM dept d JOIN emp e ON e.deptno = d.deptno "
+        "WHERE EXISTS (SELECT 1 FROM emp j WHERE j.job = d.name) GROUP BY d.name",
+    ),
     "equal windows over the same rows": (
         "SELECT empno, ROW_NUMBER() OVER (PARTITION BY deptno ORDER BY sal, empno) FROM emp "
         "WHERE sal > 1 AND sal < 3",
@@ -300,6 +314,19 @@ REFUTED = {
         "FROM emp) x WHERE x.sal > 1",
         "SELECT empno, RANK() OVER (ORDER BY sal) FROM emp WHERE sal > 1",
     ),
+    "a derived table's GROUP BY under an outer COUNT(*)": (
+        "SELECT t.job, COUNT(*) FROM (SELECT job, deptno FROM emp GROUP BY job, deptno) t "
+        "GROUP BY t.job",
+        "SELECT job, COUNT(*) FROM emp GROUP BY job",
+    ),
+    "a derived table's DISTINCT under UNION ALL": (
+        "SELECT t.job FROM (SELECT DISTINCT job FROM emp) t UNION ALL SELECT name FROM dept",
+        "SELECT job FROM emp UNION ALL SELECT name FROM dept",
+    ),
+    "a derived table's GROUP BY that projects a column it does not group by": (
+        "SELECT DISTINCT t.job, t.s FROM (SELECT job, MAX(sal) AS s FROM emp GROUP BY job) t",
+        "SELECT DISTINCT job, sal FROM emp",
+    ),
     "a LIMIT in a derived table read in another order": (
         "SELECT t.empno FROM (SELECT empno, sal FROM emp ORDER BY sal DESC, empno LIMIT 3) t "
         "ORDER BY t.empno",
@@ -329,6 +356,8 @@ CANONICAL = {
     # foreign_key_joins (through emp.mgr -> emp.empno) and distinct_key_semijoin.
     "a join on a nullable foreign key is its IS NOT NULL",
     "DISTINCT over a join read only by its condition is IN",
+    # set_consumed_sources, then merge_derived_tables.
+    "a derived table's DISTINCT under MAX and EXISTS",
 }
 
 

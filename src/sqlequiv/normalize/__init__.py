@@ -92,6 +92,7 @@ from sqlequiv.normalize.push_not import push_not
 from sqlequiv.normalize.quantified_comparisons import quantified_comparisons
 from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
 from sqlequiv.normalize.scalar_derived_tables import scalar_derived_tables
+from sqlequiv.normalize.set_consumed_sources import set_consumed_sources
 from sqlequiv.normalize.sort_connectives import sort_connectives
 from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
@@ -125,6 +126,7 @@ RULES: tuple[Rule, ...] = (
     ascending,
     inline_ctes,
     flatten_inner_joins,
+    set_consumed_sources,
     merge_derived_tables,
     merge_ranked_tables,
     top_rows_limit,
