@@ -139,7 +139,7 @@ def _read_as_set(query: exp.Expr) -> bool:
 def _drop_duplicate_removal(select: exp.Select) -> None:
     if truthy_args(select) - _DEDUP_ARGS:
         return
-    if own_nodes(select, exp.AggFunc) or own_nodes(select, exp.Window):
+    if any(own_nodes(select, kind) for kind in (exp.AggFunc, exp.Window)):
         return
     projections = [p.unalias() for p in select.expressions]
     if any(isinstance(p, exp.Star) or contains(p, exp.Star) for p in projections):
