@@ -212,6 +212,11 @@ PROVED = {
         "SELECT d.name, MAX(e.sal) FROM dept d JOIN emp e ON e.deptno = d.deptno "
         "WHERE EXISTS (SELECT 1 FROM emp j WHERE j.job = d.name) GROUP BY d.name",
     ),
+    "a GROUP BY holding the primary key: one row per group (Calcite's AggregateRemoveRule)": (
+        "SELECT empno, COUNT(comm), COUNT(*), MAX(sal), SUM(sal), BIT_OR(sal) FROM emp "
+        "GROUP BY empno, deptno",
+        "SELECT empno, CASE WHEN comm IS NOT NULL THEN 1 ELSE 0 END, 1, sal, sal, sal FROM emp",
+    ),
     "equal windows over the same rows": (
         "SELECT empno, ROW_NUMBER() OVER (PARTITION BY deptno ORDER BY sal, empno) FROM emp "
         "WHERE sal > 1 AND sal < 3",
@@ -327,6 +332,18 @@ REFUTED = {
         "SELECT DISTINCT t.job, t.s FROM (SELECT job, MAX(sal) AS s FROM emp GROUP BY job) t",
         "SELECT DISTINCT job, sal FROM emp",
     ),
+    "a GROUP BY a nullable UNIQUE column: the NULLs are one group": (
+        "SELECT badge, COUNT(*) FROM emp GROUP BY badge",
+        "SELECT badge, 1 FROM emp",
+    ),
+    "a GROUP BY no key, counting a nullable column": (
+        "SELECT job, COUNT(comm) FROM emp GROUP BY job",
+        "SELECT job, CASE WHEN comm IS NOT NULL THEN 1 ELSE 0 END FROM emp",
+    ),
+    "an aggregate sqlglot does not know, over a derived table's DISTINCT": (
+        "SELECT t.job, PRODUCT(t.sal) FROM (SELECT DISTINCT job, sal FROM emp) t GROUP BY t.job",
+        "SELECT job, PRODUCT(sal) FROM emp GROUP BY job",
+    ),
     "a LIMIT in a derived table read in another order": (
         "SELECT t.empno FROM (SELECT empno, sal FROM emp ORDER BY sal DESC, empno LIMIT 3) t "
         "ORDER BY t.empno",
@@ -358,6 +375,8 @@ CANONICAL = {
     "DISTINCT over a join read only by its condition is IN",
     # set_consumed_sources, then merge_derived_tables.
     "a derived table's DISTINCT under MAX and EXISTS",
+    # single_row_groups.
+    "a GROUP BY holding the primary key: one row per group (Calcite's AggregateRemoveRule)",
 }
 
 

@@ -576,6 +576,24 @@ SELECT c.customer_id, c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders
 WITH big AS (SELECT customer_id, amount FROM orders WHERE amount > 10) SELECT a.customer_id FROM big a JOIN big b ON a.customer_id = b.customer_id WHERE a.amount < b.amount;
 SELECT x.customer_id FROM (SELECT customer_id, amount FROM orders WHERE amount > 10) x JOIN (SELECT customer_id, amount FROM orders WHERE amount > 10) y ON x.customer_id = y.customer_id WHERE x.amount < y.amount;
 
+# title: inner-group-by-under-outer-group-by
+# expect: equivalent
+# method: normalized
+SELECT t.plan, MAX(t.n) FROM (SELECT plan, name AS n FROM customers GROUP BY plan, name) t LEFT JOIN orders o ON o.customer_id = 7 GROUP BY t.plan;
+SELECT c.plan, MAX(c.name) FROM customers c LEFT JOIN orders o ON o.customer_id = 7 GROUP BY c.plan;
+
+# title: inner-distinct-in-exists-and-union
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM (SELECT DISTINCT customer_id FROM orders) o WHERE o.customer_id = c.customer_id) UNION SELECT d.plan FROM (SELECT DISTINCT plan FROM customers) d;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id) UNION SELECT plan FROM customers;
+
+# title: group-by-primary-key-is-one-row-per-group
+# expect: equivalent
+# method: normalized
+SELECT order_id, COUNT(amount), COUNT(*), MIN(placed_at), SUM(amount) FROM orders GROUP BY order_id, customer_id;
+SELECT order_id, CASE WHEN amount IS NOT NULL THEN 1 ELSE 0 END, 1, placed_at, amount FROM orders;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -944,3 +962,23 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.amou
 # expect: not_equivalent
 WITH big AS (SELECT customer_id, amount FROM orders WHERE amount > 10) SELECT a.customer_id FROM big a JOIN big b ON a.customer_id = b.customer_id WHERE a.amount < b.amount;
 SELECT x.customer_id FROM (SELECT customer_id, amount FROM orders WHERE amount > 10) x JOIN (SELECT customer_id, amount FROM orders WHERE amount > 20) y ON x.customer_id = y.customer_id WHERE x.amount < y.amount;
+
+# title: inner-group-by-under-outer-count
+# expect: not_equivalent
+SELECT t.plan, COUNT(*) FROM (SELECT plan, name FROM customers GROUP BY plan, name) t GROUP BY t.plan;
+SELECT plan, COUNT(*) FROM customers GROUP BY plan;
+
+# title: inner-distinct-under-union-all
+# expect: not_equivalent
+SELECT d.plan FROM (SELECT DISTINCT plan FROM customers) d UNION ALL SELECT name FROM customers;
+SELECT plan FROM customers UNION ALL SELECT name FROM customers;
+
+# title: inner-distinct-under-an-unknown-aggregate
+# expect: not_equivalent
+SELECT t.plan, PRODUCT(t.customer_id) FROM (SELECT DISTINCT plan, customer_id FROM orders o JOIN customers c USING (customer_id)) t GROUP BY t.plan;
+SELECT c.plan, PRODUCT(c.customer_id) FROM orders o JOIN customers c USING (customer_id) GROUP BY c.plan;
+
+# title: group-by-a-non-key-is-not-one-row-per-group
+# expect: not_equivalent
+SELECT customer_id, COUNT(amount) FROM orders GROUP BY customer_id;
+SELECT customer_id, CASE WHEN amount IS NOT NULL THEN 1 ELSE 0 END FROM orders;

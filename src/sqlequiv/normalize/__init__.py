@@ -93,6 +93,7 @@ from sqlequiv.normalize.quantified_comparisons import quantified_comparisons
 from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
 from sqlequiv.normalize.scalar_derived_tables import scalar_derived_tables
 from sqlequiv.normalize.set_consumed_sources import set_consumed_sources
+from sqlequiv.normalize.single_row_groups import single_row_groups
 from sqlequiv.normalize.sort_connectives import sort_connectives
 from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
@@ -138,6 +139,7 @@ RULES: tuple[Rule, ...] = (
     except_keyed_rows,
     drop_key_distinct,
     drop_key_count_distinct,
+    single_row_groups,
     quantified_comparisons,
     key_join_to_exists,
     not_in_to_not_exists,

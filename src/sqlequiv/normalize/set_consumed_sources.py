@@ -39,6 +39,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._aggregates import aggregates, idempotent_argument
 from sqlequiv.normalize._util import (
     contains,
     from_items,
@@ -50,8 +51,6 @@ from sqlequiv.normalize._util import (
 
 E = TypeVar("E", bound=exp.Expr)
 
-#: Aggregates whose value depends only on the set of values in the group.
-_IDEMPOTENT = (exp.Max, exp.Min, exp.LogicalAnd, exp.LogicalOr, exp.BitwiseAndAgg, exp.BitwiseOrAgg)
 #: Aggregates that are idempotent over DISTINCT arguments.
 _OF_DISTINCT = (exp.Count, exp.Sum, exp.Avg)
 
@@ -88,7 +87,7 @@ def _reads_sources_as_sets(select: exp.Select) -> bool:
         return False
     if select.args.get("distinct") is not None or select.args.get("group") is not None:
         return True
-    if own_nodes(select, exp.AggFunc):
+    if aggregates(select):
         return True
     return _read_as_set(select)
 
@@ -102,11 +101,12 @@ def _counts(select: exp.Select) -> bool:
         return True  # DISTINCT ON picks a row per key
     if own_nodes(select, exp.Window):
         return True
-    return not all(_idempotent(agg) for agg in own_nodes(select, exp.AggFunc))
+    found = aggregates(select)
+    return found is None or not all(_idempotent(agg) for agg in found)
 
 
-def _idempotent(agg: exp.AggFunc) -> bool:
-    if isinstance(agg, _IDEMPOTENT):
+def _idempotent(agg: exp.Func) -> bool:
+    if idempotent_argument(agg) is not None:
         return True
     return isinstance(agg, _OF_DISTINCT) and isinstance(agg.this, exp.Distinct)
 
@@ -139,7 +139,7 @@ def _read_as_set(query: exp.Expr) -> bool:
 def _drop_duplicate_removal(select: exp.Select) -> None:
     if truthy_args(select) - _DEDUP_ARGS:
         return
-    if any(own_nodes(select, kind) for kind in (exp.AggFunc, exp.Window)):
+    if aggregates(select) != [] or own_nodes(select, exp.Window):
         return
     projections = [p.unalias() for p in select.expressions]
     if any(isinstance(p, exp.Star) or contains(p, exp.Star) for p in projections):
