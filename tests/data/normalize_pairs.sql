@@ -594,6 +594,24 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust
 SELECT order_id, COUNT(amount), COUNT(*), MIN(placed_at), SUM(amount) FROM orders GROUP BY order_id, customer_id;
 SELECT order_id, CASE WHEN amount IS NOT NULL THEN 1 ELSE 0 END, 1, placed_at, amount FROM orders;
 
+# title: empty-left-join-side-is-nulls
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, t.name FROM orders o LEFT JOIN (SELECT * FROM customers WHERE FALSE) t ON t.customer_id = o.customer_id;
+SELECT order_id, CAST(NULL AS VARCHAR) FROM orders;
+
+# title: empty-from-of-a-right-join-is-nulls
+# expect: equivalent
+# method: normalized
+SELECT t.amount, c.name FROM (SELECT * FROM orders WHERE 1 = 0) t RIGHT JOIN customers c ON t.customer_id = c.customer_id;
+SELECT CAST(NULL AS DECIMAL(10, 2)), name FROM customers;
+
+# title: a-window-count-is-never-null
+# expect: equivalent
+# method: normalized
+SELECT * FROM (SELECT order_id, COUNT(amount) OVER (PARTITION BY customer_id) AS n FROM orders) t WHERE t.n IS NULL;
+SELECT order_id, amount FROM orders WHERE 1 = 0;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -982,3 +1000,23 @@ SELECT c.plan, PRODUCT(c.customer_id) FROM orders o JOIN customers c USING (cust
 # expect: not_equivalent
 SELECT customer_id, COUNT(amount) FROM orders GROUP BY customer_id;
 SELECT customer_id, CASE WHEN amount IS NOT NULL THEN 1 ELSE 0 END FROM orders;
+
+# title: empty-side-of-an-inner-join
+# expect: not_equivalent
+SELECT o.order_id FROM orders o JOIN (SELECT * FROM customers WHERE FALSE) t ON TRUE;
+SELECT order_id FROM orders;
+
+# title: an-aggregate-over-no-row-is-one-row
+# expect: not_equivalent
+SELECT o.order_id, t.n FROM orders o LEFT JOIN (SELECT COUNT(*) AS n FROM customers WHERE FALSE) t ON TRUE;
+SELECT order_id, CAST(NULL AS BIGINT) FROM orders;
+
+# title: rollup-over-no-row-is-a-grand-total
+# expect: not_equivalent
+SELECT plan, COUNT(*) FROM customers WHERE FALSE GROUP BY ROLLUP (plan);
+SELECT plan, COUNT(*) FROM customers WHERE FALSE GROUP BY plan;
+
+# title: a-count-on-the-padded-side-is-null
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) t ON t.customer_id = c.customer_id WHERE t.n IS NULL;
+SELECT name FROM customers WHERE FALSE;

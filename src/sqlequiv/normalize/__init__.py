@@ -64,11 +64,13 @@ from sqlequiv.normalize.canonical_aliases import canonical_aliases
 from sqlequiv.normalize.case_into_left_join import case_into_left_join
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
 from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
+from sqlequiv.normalize.count_never_null import count_never_null
 from sqlequiv.normalize.count_star import count_star
 from sqlequiv.normalize.distinct_group_by import distinct_group_by
 from sqlequiv.normalize.distinct_key_semijoin import distinct_key_semijoin
 from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
 from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
+from sqlequiv.normalize.empty_relations import empty_outer_sides, empty_results
 from sqlequiv.normalize.ensure_parens import ensure_parens
 from sqlequiv.normalize.except_keyed_rows import except_keyed_rows
 from sqlequiv.normalize.exists_select_one import exists_select_one
@@ -127,7 +129,9 @@ RULES: tuple[Rule, ...] = (
     ascending,
     inline_ctes,
     flatten_inner_joins,
+    count_never_null,
     set_consumed_sources,
+    empty_outer_sides,
     merge_derived_tables,
     merge_ranked_tables,
     top_rows_limit,
@@ -157,6 +161,7 @@ RULES: tuple[Rule, ...] = (
     case_into_left_join,
     exists_select_one,
     resolve_order_ordinals,
+    empty_results,
     # Naming phase: the order of sources, then the names derived from it.
     order_sources,
     canonical_aliases,
@@ -177,6 +182,9 @@ RULES: tuple[Rule, ...] = (
 #: keeps the query's joins and WITH first (the prover pairs those best), then the one
 #: the extended rewrites make.
 REWRITE_VARIANTS = (False, True)
+
+#: The rules that only run in the extended form (see :func:`canonical_form`).
+_EXTENDED_ONLY = (foreign_key_joins, single_row_groups)
 
 #: The text phase, re-run until the rendering is stable.
 _TEXT_RULES = RULES[RULES.index(orient_comparisons) :]
@@ -201,12 +209,13 @@ def canonical_form(
             of the output columns (then the top-level columns are sorted).
         limits: the size budget; a larger query is not normalized.
         extended: whether the rewrites that reshape a query most run too:
-            :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant)
-            and the copies of a CTE read in several places (:mod:`.inline_ctes`). Their
-            form meets what other spellings reach, but the prover pairs some queries
-            better as written (a parent table kept; a WITH read twice, not two large
-            copies): callers try the form without them first, then with them
-            (:data:`REWRITE_VARIANTS`).
+            :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant),
+            :mod:`.single_row_groups` (drops a GROUP BY by a key) and the copies of a
+            CTE read in several places (:mod:`.inline_ctes`). Their form meets what
+            other spellings reach, but the prover pairs some queries better as written
+            (a parent table kept; a GROUP BY the other side keeps for another reason;
+            a WITH read twice, not two large copies): callers try the form without them
+            first, then with them (:data:`REWRITE_VARIANTS`).
 
     Returns:
         A new tree, semantically equivalent to ``qualified`` up to output
@@ -257,7 +266,7 @@ def _canonical_form(
     }  # fmt: skip
     tree: exp.Expr = qualified.copy()
     for rule in RULES:
-        if rule is foreign_key_joins and not extended:
+        if rule in _EXTENDED_ONLY and not extended:
             continue
         tree = _apply(rule, tree, options)
     previous = tree.sql(dialect="duckdb")

@@ -1,0 +1,143 @@
+"""Queries and join sides that return no row on any database.
+
+Two rewrites, both about a SELECT whose WHERE has a FALSE conjunct (``FALSE`` or an
+equality of two different number literals, as Calcite writes ``1 = 0``) and that
+does not aggregate without a GROUP BY (an aggregate over no row is still one row):
+such a SELECT returns no row on every database.
+
+1. ``empty_outer_sides``: an outer join whose NULL-padded side is such a derived
+   table is the other side alone, the derived table's columns being NULL of their
+   types. ``A LEFT JOIN (SELECT ... WHERE FALSE) t ON ...`` keeps each row of ``A``
+   once, unmatched, padded with NULLs, whatever the ON says; so does a FULL JOIN,
+   and a RIGHT JOIN whose left side (the FROM) is the empty one. Calcite's
+   PruneEmptyRules write the second form.
+2. ``empty_results``: the whole query, when it is such a SELECT, becomes
+   ``SELECT NULL AS c1, ... WHERE FALSE``: only the number of its columns (and
+   their names) can tell two empty results apart.
+
+A NATURAL or USING join (whose output merges columns) is left alone, as is a
+derived table whose columns are also read by a nested query (the substitution
+is made in the SELECT's own scope only).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlglot import exp
+
+from sqlequiv.normalize._aggregates import aggregates
+from sqlequiv.normalize._util import conjuncts, own_columns, remove_source, truthy_args
+
+E = TypeVar("E", bound=exp.Expr)
+
+_GRAND_TOTALS = (exp.Rollup, exp.Cube, exp.GroupingSets)
+
+
+def empty_outer_sides(expression: E) -> E:
+    """Drop an outer join's side that is empty on every database.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot.optimizer.annotate_types import annotate_types
+        >>> e = sqlglot.parse_one(
+        ...     "SELECT a.x, t.y FROM a AS a LEFT JOIN (SELECT b.y FROM b AS b WHERE FALSE) AS t "
+        ...     "ON a.x = t.y")
+        >>> e = annotate_types(e, schema={"a": {"x": "INT"}, "b": {"y": "INT"}})
+        >>> empty_outer_sides(e).sql()
+        'SELECT a.x, CAST(NULL AS INT) FROM a AS a'
+    """
+    for select in list(expression.find_all(exp.Select)):
+        joins = select.args.get("joins") or []
+        from_ = select.args.get("from_")
+        if from_ is None or not joins or truthy_args(from_) != {"this"}:
+            continue
+        if any(truthy_args(j) - {"this", "on", "side", "kind"} for j in joins):
+            continue  # USING, NATURAL, lateral...
+        for index, join in enumerate(joins):
+            side = (join.args.get("side") or "").upper()
+            if side in ("LEFT", "FULL") and _empty(join.this):
+                _drop(select, join.this)
+                break
+            if index == 0 and side in ("RIGHT", "FULL") and _empty(from_.this):
+                _drop(select, from_.this)
+                break
+    return expression
+
+
+def empty_results(expression: E) -> E:
+    """Write a query that returns no row on any database as ``SELECT NULL, ... WHERE FALSE``.
+
+    Example:
+        >>> import sqlglot
+        >>> empty_results(sqlglot.parse_one("SELECT a.x AS x FROM a AS a WHERE 1 = 0")).sql()
+        'SELECT NULL AS x WHERE FALSE'
+    """
+    if not isinstance(expression, exp.Select) or not is_empty_select(expression):
+        return expression
+    if any(isinstance(p, exp.Star) for p in expression.expressions):
+        return expression
+    names = [p.alias_or_name for p in expression.expressions]
+    projections = [exp.alias_(exp.Null(), name) if name else exp.Null() for name in names]
+    empty = exp.select(*projections).where(exp.false())
+    return empty  # type: ignore[return-value]
+
+
+def is_empty_select(select: exp.Select) -> bool:
+    """Whether ``select`` returns no row on any database (see the module's docstring;
+    a FALSE conjunct of its QUALIFY will do too)."""
+    qualify = select.args.get("qualify")
+    if qualify is not None and any(_false(c) for c in conjuncts(qualify.this)):
+        return True  # QUALIFY filters last, after any aggregate
+    where = select.args.get("where")
+    if where is None or not any(_false(c) for c in conjuncts(where.this)):
+        return False
+    group = select.args.get("group")
+    if group is not None:
+        # ROLLUP, CUBE, GROUPING SETS and GROUP BY () have a grand total: a row over no row.
+        return (
+            truthy_args(group) == {"expressions"}
+            and bool(group.expressions)
+            and not any(isinstance(k, _GRAND_TOTALS) for k in group.expressions)
+        )
+    return aggregates(select) == []
+
+
+def _empty(source: exp.Expr) -> bool:
+    return (
+        isinstance(source, exp.Subquery)
+        and isinstance(source.this, exp.Select)
+        and bool(source.alias)
+        and is_empty_select(source.this)
+    )
+
+
+def _false(condition: exp.Expr) -> bool:
+    if isinstance(condition, exp.Boolean):
+        return condition.this is False
+    if isinstance(condition, exp.EQ):
+        left, right = condition.this, condition.expression
+        return (
+            isinstance(left, exp.Literal)
+            and isinstance(right, exp.Literal)
+            and not left.is_string
+            and not right.is_string
+            and left.to_py() != right.to_py()
+        )
+    return False
+
+
+def _drop(select: exp.Select, source: exp.Subquery) -> None:
+    """Remove ``source`` from ``select``, its columns read as NULLs of their types."""
+    alias = source.alias
+    mine = [c for c in own_columns(select, source) if c.table == alias]
+    others = [c for c in select.find_all(exp.Column) if c.table == alias]
+    if len(others) != len(mine):
+        return  # read from a nested query too
+    types = [c.type for c in mine]
+    if any(t is None or t.is_type("unknown") for t in types):
+        return
+    remove_source(select, source)
+    for column, data_type in zip(mine, types, strict=True):
+        assert data_type is not None
+        column.replace(exp.Cast(this=exp.Null(), to=data_type.copy()))
