@@ -612,6 +612,24 @@ SELECT CAST(NULL AS DECIMAL(10, 2)), name FROM customers;
 SELECT * FROM (SELECT order_id, COUNT(amount) OVER (PARTITION BY customer_id) AS n FROM orders) t WHERE t.n IS NULL;
 SELECT order_id, amount FROM orders WHERE 1 = 0;
 
+# title: sum-of-sums-and-max-of-maxes
+# expect: equivalent
+# method: normalized
+SELECT t.plan, SUM(t.s), MAX(t.m) FROM (SELECT c.plan AS plan, o.customer_id AS cid, SUM(o.order_id) AS s, MAX(o.amount) AS m FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.plan, o.customer_id) t GROUP BY t.plan;
+SELECT c.plan, SUM(o.order_id), MAX(o.amount) FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.plan;
+
+# title: counts-through-union-all-under-rollup
+# expect: equivalent
+# method: normalized
+SELECT t.plan, COALESCE(SUM(t.n), 0) FROM (SELECT plan, COUNT(*) AS n FROM customers GROUP BY plan UNION ALL SELECT plan, COUNT(*) AS n FROM customers GROUP BY plan) t GROUP BY ROLLUP (t.plan);
+SELECT t.plan, COUNT(*) FROM (SELECT plan, 1 AS n FROM customers UNION ALL SELECT plan, 1 AS n FROM customers) t GROUP BY ROLLUP (t.plan);
+
+# title: sum-of-the-count-of-an-ungrouped-table
+# expect: equivalent
+# method: normalized
+SELECT SUM(t.n), MIN(t.m) FROM (SELECT COUNT(amount) AS n, MIN(placed_at) AS m FROM orders) t;
+SELECT COUNT(amount), MIN(placed_at) FROM orders;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1020,3 +1038,18 @@ SELECT plan, COUNT(*) FROM customers WHERE FALSE GROUP BY plan;
 # expect: not_equivalent
 SELECT c.name FROM customers c LEFT JOIN (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) t ON t.customer_id = c.customer_id WHERE t.n IS NULL;
 SELECT name FROM customers WHERE FALSE;
+
+# title: sum-of-counts-over-no-group-is-null
+# expect: not_equivalent
+SELECT SUM(t.n) FROM (SELECT plan, COUNT(*) AS n FROM customers GROUP BY plan) t;
+SELECT COUNT(*) FROM customers;
+
+# title: min-of-sums-is-not-min
+# expect: not_equivalent
+SELECT t.plan, MIN(t.s) FROM (SELECT plan, name, SUM(customer_id) AS s FROM customers GROUP BY plan, name) t GROUP BY t.plan;
+SELECT plan, MIN(customer_id) FROM customers GROUP BY plan;
+
+# title: grouping-the-one-row-of-an-ungrouped-count
+# expect: not_equivalent
+SELECT SUM(t.n) FROM (SELECT COUNT(*) AS n FROM orders WHERE amount > 0) t GROUP BY 1 = 1;
+SELECT COUNT(*) FROM orders WHERE amount > 0 GROUP BY 1 = 1;

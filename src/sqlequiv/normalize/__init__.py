@@ -84,6 +84,7 @@ from sqlequiv.normalize.in_to_exists import in_to_exists
 from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
+from sqlequiv.normalize.merge_aggregates import merge_aggregates
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.merge_ranked_tables import merge_ranked_tables
 from sqlequiv.normalize.normalize_in import normalize_in
@@ -130,6 +131,7 @@ RULES: tuple[Rule, ...] = (
     inline_ctes,
     flatten_inner_joins,
     count_never_null,
+    merge_aggregates,
     set_consumed_sources,
     empty_outer_sides,
     merge_derived_tables,
@@ -184,7 +186,7 @@ RULES: tuple[Rule, ...] = (
 REWRITE_VARIANTS = (False, True)
 
 #: The rules that only run in the extended form (see :func:`canonical_form`).
-_EXTENDED_ONLY = (foreign_key_joins, single_row_groups)
+_EXTENDED_ONLY = (foreign_key_joins, single_row_groups, merge_aggregates)
 
 #: The text phase, re-run until the rendering is stable.
 _TEXT_RULES = RULES[RULES.index(orient_comparisons) :]
@@ -210,7 +212,8 @@ def canonical_form(
         limits: the size budget; a larger query is not normalized.
         extended: whether the rewrites that reshape a query most run too:
             :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant),
-            :mod:`.single_row_groups` (drops a GROUP BY by a key) and the copies of a
+            :mod:`.single_row_groups` (drops a GROUP BY by a key),
+            :mod:`.merge_aggregates` (an aggregate of aggregates) and the copies of a
             CTE read in several places (:mod:`.inline_ctes`). Their form meets what
             other spellings reach, but the prover pairs some queries better as written
             (a parent table kept; a GROUP BY the other side keeps for another reason;

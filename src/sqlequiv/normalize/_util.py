@@ -253,6 +253,19 @@ def set_where(select: exp.Select, condition: exp.Expr | None) -> None:
     select.set("where", exp.Where(this=condition) if condition is not None else None)
 
 
+def plain_group(select: exp.Select) -> list[exp.Expr] | None:
+    """The keys of ``select``'s GROUP BY when it is a plain, non-empty list of keys; None
+    without one, and for ROLLUP, CUBE, GROUPING SETS or ``GROUP BY ()``, which have a
+    grand total (a group, and so a row, even over no row)."""
+    group = select.args.get("group")
+    if group is None or truthy_args(group) != {"expressions"} or not group.expressions:
+        return None
+    keys: list[exp.Expr] = list(group.expressions)
+    if any(isinstance(k, exp.Rollup | exp.Cube | exp.GroupingSets) for k in keys):
+        return None
+    return keys
+
+
 def truthy_args(node: exp.Expr) -> set[str]:
     """The names of the arguments of ``node`` that are set."""
     return {k for k, v in node.args.items() if v not in (None, False, [])}

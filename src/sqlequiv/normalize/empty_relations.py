@@ -27,11 +27,15 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._aggregates import aggregates
-from sqlequiv.normalize._util import conjuncts, own_columns, remove_source, truthy_args
+from sqlequiv.normalize._util import (
+    conjuncts,
+    own_columns,
+    plain_group,
+    remove_source,
+    truthy_args,
+)
 
 E = TypeVar("E", bound=exp.Expr)
-
-_GRAND_TOTALS = (exp.Rollup, exp.Cube, exp.GroupingSets)
 
 
 def empty_outer_sides(expression: E) -> E:
@@ -92,14 +96,9 @@ def is_empty_select(select: exp.Select) -> bool:
     where = select.args.get("where")
     if where is None or not any(_false(c) for c in conjuncts(where.this)):
         return False
-    group = select.args.get("group")
-    if group is not None:
+    if select.args.get("group") is not None:
         # ROLLUP, CUBE, GROUPING SETS and GROUP BY () have a grand total: a row over no row.
-        return (
-            truthy_args(group) == {"expressions"}
-            and bool(group.expressions)
-            and not any(isinstance(k, _GRAND_TOTALS) for k in group.expressions)
-        )
+        return plain_group(select) is not None
     return aggregates(select) == []
 
 
