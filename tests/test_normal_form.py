@@ -377,6 +377,8 @@ CANONICAL = {
     "a derived table's DISTINCT under MAX and EXISTS",
     # single_row_groups.
     "a GROUP BY holding the primary key: one row per group (Calcite's AggregateRemoveRule)",
+    # merge_aggregates.
+    "SUM of partial SUMs",
 }
 
 
