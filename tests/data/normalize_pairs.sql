@@ -630,6 +630,18 @@ SELECT t.plan, COUNT(*) FROM (SELECT plan, 1 AS n FROM customers UNION ALL SELEC
 SELECT SUM(t.n), MIN(t.m) FROM (SELECT COUNT(amount) AS n, MIN(placed_at) AS m FROM orders) t;
 SELECT COUNT(amount), MIN(placed_at) FROM orders;
 
+# title: left-join-read-as-a-match-is-exists
+# expect: equivalent
+# method: normalized
+SELECT o.order_id FROM orders o LEFT JOIN (SELECT customer_id, TRUE AS i FROM customers WHERE plan = 'pro') t ON t.customer_id = o.customer_id WHERE t.i IS NULL OR o.amount > 3;
+SELECT o.order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.plan = 'pro' AND o.customer_id = c.customer_id) OR o.amount > 3;
+
+# title: in-over-not-null-columns-in-a-projection
+# expect: equivalent
+# method: normalized
+SELECT c.customer_id IN (SELECT o.order_id FROM orders o WHERE o.amount > 5) FROM customers c;
+SELECT EXISTS (SELECT 1 FROM orders o WHERE o.amount > 5 AND o.order_id = c.customer_id) FROM customers c;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1053,3 +1065,13 @@ SELECT plan, MIN(customer_id) FROM customers GROUP BY plan;
 # expect: not_equivalent
 SELECT SUM(t.n) FROM (SELECT COUNT(*) AS n FROM orders WHERE amount > 0) t GROUP BY 1 = 1;
 SELECT COUNT(*) FROM orders WHERE amount > 0 GROUP BY 1 = 1;
+
+# title: left-join-on-a-non-key-read-as-a-match
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT customer_id, 1 AS i FROM orders) t ON t.customer_id = c.customer_id WHERE t.i IS NOT NULL;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: in-over-a-nullable-column-in-a-projection
+# expect: not_equivalent
+SELECT o.customer_id IN (SELECT c.customer_id FROM customers c) FROM orders o;
+SELECT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o;

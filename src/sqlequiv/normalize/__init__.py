@@ -84,6 +84,7 @@ from sqlequiv.normalize.in_to_exists import in_to_exists
 from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
+from sqlequiv.normalize.left_join_semijoin import left_join_semijoin
 from sqlequiv.normalize.merge_aggregates import merge_aggregates
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.merge_ranked_tables import merge_ranked_tables
@@ -104,6 +105,7 @@ from sqlequiv.normalize.sort_set_operations import sort_set_operations
 from sqlequiv.normalize.strip_parens import strip_parens
 from sqlequiv.normalize.sum_of_indicators import sum_of_indicators
 from sqlequiv.normalize.top_rows_limit import top_rows_limit
+from sqlequiv.normalize.two_valued_in import two_valued_in
 from sqlequiv.normalize.unquote_identifiers import unquote_identifiers
 from sqlequiv.schema.model import Schema
 
@@ -148,8 +150,10 @@ RULES: tuple[Rule, ...] = (
     single_row_groups,
     quantified_comparisons,
     key_join_to_exists,
+    left_join_semijoin,
     not_in_to_not_exists,
     in_to_exists,
+    two_valued_in,
     foreign_key_joins,
     distinct_key_semijoin,
     flatten_exists,
@@ -186,7 +190,13 @@ RULES: tuple[Rule, ...] = (
 REWRITE_VARIANTS = (False, True)
 
 #: The rules that only run in the extended form (see :func:`canonical_form`).
-_EXTENDED_ONLY = (foreign_key_joins, single_row_groups, merge_aggregates)
+_EXTENDED_ONLY = (
+    foreign_key_joins,
+    single_row_groups,
+    merge_aggregates,
+    left_join_semijoin,
+    two_valued_in,
+)
 
 #: The text phase, re-run until the rendering is stable.
 _TEXT_RULES = RULES[RULES.index(orient_comparisons) :]
@@ -213,7 +223,9 @@ def canonical_form(
         extended: whether the rewrites that reshape a query most run too:
             :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant),
             :mod:`.single_row_groups` (drops a GROUP BY by a key),
-            :mod:`.merge_aggregates` (an aggregate of aggregates) and the copies of a
+            :mod:`.merge_aggregates` (an aggregate of aggregates),
+            :mod:`.left_join_semijoin` (a LEFT JOIN read as a match test),
+            :mod:`.two_valued_in` (an IN anywhere as an EXISTS) and the copies of a
             CTE read in several places (:mod:`.inline_ctes`). Their form meets what
             other spellings reach, but the prover pairs some queries better as written
             (a parent table kept; a GROUP BY the other side keeps for another reason;

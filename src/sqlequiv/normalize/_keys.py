@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import is_simple_table, truthy_args
+from sqlequiv.normalize._util import from_items, is_inner_join, is_simple_table, truthy_args
 from sqlequiv.schema.model import Schema, Table
 
 
@@ -87,3 +87,26 @@ def named_once_table(
     alias = source.alias_or_name
     named = [q for q in root.find_all(exp.Table, exp.Subquery) if q.alias_or_name == alias]
     return schema.table(source.name) if len(named) == 1 else None
+
+
+def schema_source(node: exp.Expr, alias: str, schema: Schema) -> Table | None:
+    """The schema table that ``alias`` names in the nearest SELECT around ``node`` that
+    has a source of that name; None if that source is not a plain schema table, or an
+    outer join of that SELECT may pad its rows with NULLs."""
+    select = node.find_ancestor(exp.Select)
+    while select is not None:
+        for source in from_items(select):
+            if source.alias_or_name == alias:
+                plain = is_simple_table(source) and not source.args.get("db")
+                if not plain or source.name not in schema or is_cte_reference(select, source.name):
+                    return None
+                if not all(is_inner_join(j) for j in select.args.get("joins") or []):
+                    return None  # an outer join may pad the row with NULLs, NOT NULL or not
+                return schema.table(source.name)
+        select = select.find_ancestor(exp.Select)
+    return None
+
+
+def not_null_column(table: Table, column: str) -> bool:
+    """Whether ``column`` of ``table`` is declared NOT NULL (or is in its primary key)."""
+    return column in table.primary_key or not table.column(column).nullable

@@ -28,18 +28,15 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._keys import is_cte_reference, only_table
+from sqlequiv.normalize._keys import not_null_column, only_table, schema_source
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
-    from_items,
     in_subquery,
-    is_inner_join,
     is_not_null_test,
-    is_simple_table,
     same_declared_type,
 )
-from sqlequiv.schema.model import Schema, Table
+from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -91,13 +88,13 @@ def _not_exists(
     if not same_declared_type(x, y):
         return None
     if not tested(x):
-        outer = _source_of(node, x.table, schema)
-        if outer is None or not _not_null(outer, x.name):
+        outer = schema_source(node, x.table, schema)
+        if outer is None or not not_null_column(outer, x.name):
             return None
     inner_table = schema.table(inner.name)
     rest = conjuncts(sub.args["where"].this) if sub.args.get("where") else []
     guard = [c for c in rest if is_not_null_test(c, y)]
-    if not (_not_null(inner_table, y.name) or guard):
+    if not (not_null_column(inner_table, y.name) or guard):
         return None
     kept = [c.copy() for c in rest if not is_not_null_test(c, y)]
     filtered = sub.copy()
@@ -119,24 +116,3 @@ def _where_tests_not_null(negation: exp.Expr) -> Callable[[exp.Column], bool]:
         return lambda column: False
     others = [c for c in conjuncts(where.this) if c is not negation]
     return lambda column: any(is_not_null_test(c, column) for c in others)
-
-
-def _source_of(node: exp.Expr, alias: str, schema: Schema) -> Table | None:
-    """The schema table that ``alias`` names in the nearest SELECT around ``node`` that
-    has a source of that name; None if that source is not a plain schema table."""
-    select = node.find_ancestor(exp.Select)
-    while select is not None:
-        for source in from_items(select):
-            if source.alias_or_name == alias:
-                plain = is_simple_table(source) and not source.args.get("db")
-                if not plain or source.name not in schema or is_cte_reference(select, source.name):
-                    return None
-                if not all(is_inner_join(j) for j in select.args.get("joins") or []):
-                    return None  # an outer join may pad x's row with NULLs, NOT NULL or not
-                return schema.table(source.name)
-        select = select.find_ancestor(exp.Select)
-    return None
-
-
-def _not_null(table: Table, column: str) -> bool:
-    return column in table.primary_key or not table.column(column).nullable

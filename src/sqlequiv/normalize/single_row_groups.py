@@ -31,7 +31,7 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._aggregates import aggregates, idempotent_argument
-from sqlequiv.normalize._keys import only_table
+from sqlequiv.normalize._keys import not_null_column, only_table
 from sqlequiv.normalize._util import own_nodes, truthy_args
 from sqlequiv.schema.model import Schema, Table
 
@@ -127,9 +127,7 @@ def _over_one_row(
 def _not_null(argument: exp.Expr, table: Table, alias: str) -> bool:
     if not isinstance(argument, exp.Column) or argument.table != alias:
         return False
-    if argument.name not in table.column_names:
-        return False
-    return not table.column(argument.name).nullable
+    return argument.name in table.column_names and not_null_column(table, argument.name)
 
 
 def _is_not_null(argument: exp.Expr) -> exp.Expr:

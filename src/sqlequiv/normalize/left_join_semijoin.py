@@ -1,0 +1,192 @@
+"""A LEFT JOIN on a key, read only by whether it matched, as an EXISTS.
+
+Calcite decorrelates ``(e.empno, e.deptno) IN (SELECT empno, deptno FROM emp WHERE
+empno < 20)`` into ``emp e LEFT JOIN (SELECT empno, deptno, TRUE AS i FROM emp WHERE
+empno < 20) t ON e.empno = t.empno AND e.deptno = t.deptno`` and reads ``t.i IS NOT
+NULL``. This rule writes that back as ``EXISTS (SELECT 1 FROM emp AS x WHERE x.empno <
+20 AND e.empno = x.empno AND e.deptno = x.deptno)``, the form :mod:`.in_to_exists`
+gives the IN.
+
+Why this is sound. The derived table ``t`` reads one table of the schema and projects
+its columns and non-NULL constants; the ON equates (with ``=``, between operands of one
+declared type and no collation) columns of ``t`` that hold a key of that table with
+expressions that do not read ``t``. So a row of the other sources meets at most one
+row of ``t``: the LEFT JOIN keeps each such row exactly once, matched or padded with
+NULLs, as the query without the join would. ``t`` is read nowhere but in its ON and
+in tests ``t.i IS NULL`` / ``t.i IS NOT NULL`` of a column ``i`` that is a non-NULL
+constant: such a test is TRUE exactly when the row was padded (resp. matched), which
+is ``NOT EXISTS`` (resp. ``EXISTS``) of the rows of ``t`` for which the ON is TRUE.
+
+Only a LEFT JOIN that no later join reads is rewritten, when ``t``'s own table is named
+unlike every other source of the statement (the EXISTS reads the outer query's columns
+by name), and its conditions are deterministic.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlglot import exp
+
+from sqlequiv.normalize._keys import only_table
+from sqlequiv.normalize._util import (
+    and_all,
+    conjuncts,
+    is_deterministic,
+    own_columns,
+    same_declared_type,
+    truthy_args,
+)
+from sqlequiv.schema.model import Schema
+
+E = TypeVar("E", bound=exp.Expr)
+
+
+def left_join_semijoin(expression: E, *, schema: Schema) -> E:
+    """Rewrite a LEFT JOIN read only by ``IS [NOT] NULL`` of a constant as [NOT] EXISTS.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot import exp
+        >>> from sqlequiv.schema.model import Column, Schema, Table
+        >>> i = exp.DataType.build("INT")
+        >>> c = Table("c", (Column("id", i, nullable=False), Column("p", i)),
+        ...           primary_key=("id",))
+        >>> o = Table("o", (Column("id", i), Column("cid", i)))
+        >>> e = sqlglot.parse_one("SELECT o.id FROM o AS o LEFT JOIN (SELECT c.id AS id, "
+        ...     "TRUE AS i FROM c AS c) AS t ON o.cid = t.id WHERE t.i IS NULL")
+        >>> for col in e.find_all(exp.Column):
+        ...     col.type = i
+        >>> left_join_semijoin(e, schema=Schema((c, o))).sql()
+        'SELECT o.id FROM o AS o WHERE NOT EXISTS(SELECT 1 FROM c AS c WHERE o.cid = c.id)'
+    """
+    for select in list(expression.find_all(exp.Select)):
+        joins = select.args.get("joins") or []
+        if not joins:
+            continue
+        join = joins[-1]
+        if (join.args.get("side") or "").upper() != "LEFT" or truthy_args(join) - {
+            "this",
+            "on",
+            "side",
+            "kind",
+        }:
+            continue
+        if (join.args.get("kind") or "").upper() not in ("", "OUTER"):
+            continue
+        _rewrite(expression, select, join, schema)
+    return expression
+
+
+def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema) -> None:
+    source = join.this
+    on = join.args.get("on")
+    if not isinstance(source, exp.Subquery) or on is None or not source.alias:
+        return
+    body = source.this
+    if not isinstance(body, exp.Select) or truthy_args(body) - {"expressions", "from_", "where"}:
+        return
+    table = only_table(body, schema)
+    if table is None:
+        return
+    inner = table.alias_or_name
+    if sum(1 for s in root.find_all(exp.Table, exp.Subquery) if s.alias_or_name == inner) != 1:
+        return
+    columns, flags = _projections(body, inner)
+    if columns is None:
+        return
+    alias = source.alias
+    tests = _flag_tests(select, join, alias, flags)
+    if tests is None:
+        return
+    parts = conjuncts(on)
+    if not all(is_deterministic(p) for p in parts):
+        return
+    read = [c for p in parts for c in p.find_all(exp.Column) if c.table == alias]
+    if not read or any(c.name not in columns for c in read):
+        return
+    equated = [_equated(p, alias, columns) for p in parts]
+    held = [name for name in equated if name is not None]
+    if not schema.table(table.name).keyed_by(held):
+        return
+    if any(schema.table(table.name).column(n).collation for n in held):
+        return
+    # Build the EXISTS: ON with t's columns read from the table itself.
+    conditions = [p.copy() for p in parts]
+    for condition in conditions:
+        for column in list(condition.find_all(exp.Column)):
+            if column.table == alias:
+                column.replace(columns[column.name].copy())
+    where = body.args.get("where")
+    inner_where = and_all([where.this.copy() if where else None, *conditions])
+    exists = exp.Exists(
+        this=exp.select("1").from_(table.copy()).where(inner_where)
+    )
+    select.set("joins", (select.args.get("joins") or [])[:-1] or None)
+    for test, negated in tests:
+        test.replace(exists.copy() if not negated else exp.Not(this=exists.copy()))
+
+
+def _projections(
+    body: exp.Select, inner: str
+) -> tuple[dict[str, exp.Column] | None, set[str]]:
+    """The bare columns of ``body`` by output name, and the names of its non-NULL constants."""
+    columns: dict[str, exp.Column] = {}
+    flags: set[str] = set()
+    names = [p.alias_or_name for p in body.expressions]
+    if len(set(names)) != len(names):
+        return None, flags
+    for name, projection in zip(names, body.expressions, strict=True):
+        value = projection.unalias()
+        if isinstance(value, exp.Column) and value.table == inner:
+            columns[name] = value
+        elif isinstance(value, exp.Boolean) or (
+            isinstance(value, exp.Literal) and not value.is_string
+        ):
+            flags.add(name)
+        else:
+            return None, flags
+    return columns, flags
+
+
+def _flag_tests(
+    select: exp.Select, join: exp.Join, alias: str, flags: set[str]
+) -> list[tuple[exp.Expr, bool]] | None:
+    """Each ``t.i IS [NOT] NULL`` outside the ON (and whether it is IS NULL); None when
+    ``t`` is read any other way, or from a nested query."""
+    tests: list[tuple[exp.Expr, bool]] = []
+    mine = [c for c in own_columns(select, join) if c.table == alias]
+    if len([c for c in select.find_all(exp.Column) if c.table == alias]) != len(mine) + len(
+        [c for c in join.find_all(exp.Column) if c.table == alias]
+    ):
+        return None
+    for column in mine:
+        test = column.parent
+        if column.name not in flags or not isinstance(test, exp.Is):
+            return None
+        if not isinstance(test.expression, exp.Null) or test.this is not column:
+            return None
+        if isinstance(test.parent, exp.Not):
+            tests.append((test.parent, False))
+        else:
+            tests.append((test, True))
+    return tests
+
+
+def _equated(condition: exp.Expr, alias: str, columns: dict[str, exp.Column]) -> str | None:
+    """The table column a conjunct ``x = t.c`` equates ``t.c`` with (``x`` reading no ``t``
+    column, both of one declared type), by the name of ``t.c``'s own column."""
+    if not isinstance(condition, exp.EQ):
+        return None
+    for mine, other in ((condition.this, condition.expression),
+                        (condition.expression, condition.this)):  # fmt: skip
+        if not isinstance(mine, exp.Column) or mine.table != alias or mine.name not in columns:
+            continue
+        if any(c.table == alias for c in other.find_all(exp.Column)) or not is_deterministic(
+            other
+        ):
+            continue
+        if same_declared_type(mine, other):
+            return columns[mine.name].name
+    return None
+
