@@ -642,6 +642,18 @@ SELECT o.order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHER
 SELECT c.customer_id IN (SELECT o.order_id FROM orders o WHERE o.amount > 5) FROM customers c;
 SELECT EXISTS (SELECT 1 FROM orders o WHERE o.amount > 5 AND o.order_id = c.customer_id) FROM customers c;
 
+# title: aggregates-pushed-below-a-join
+# expect: equivalent
+# method: normalized
+SELECT o.customer_id, SUM(o.order_id), COUNT(*), MAX(o.amount) FROM orders o JOIN customers c ON o.customer_id = c.customer_id GROUP BY o.customer_id, c.customer_id;
+SELECT t1.customer_id, t1.s * t2.c, t2.c * t1.n, t1.m FROM (SELECT customer_id, SUM(order_id) AS s, COUNT(*) AS n, MAX(amount) AS m FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id, COUNT(*) AS c FROM customers GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;
+
+# title: aggregates-pushed-beside-a-distinct-side
+# expect: equivalent
+# method: normalized
+SELECT t.customer_id, SUM(o.order_id), COUNT(*) FROM orders o JOIN (SELECT customer_id FROM customers GROUP BY customer_id) t ON o.customer_id = t.customer_id WHERE o.amount > 2 GROUP BY o.customer_id, t.customer_id;
+SELECT t2.customer_id, t1.s, t1.n FROM (SELECT customer_id, SUM(order_id) AS s, COUNT(*) AS n FROM orders WHERE amount > 2 GROUP BY customer_id) t1 JOIN (SELECT customer_id FROM customers GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1075,3 +1087,18 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust
 # expect: not_equivalent
 SELECT o.customer_id IN (SELECT c.customer_id FROM customers c) FROM orders o;
 SELECT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o;
+
+# title: a-sum-pushed-below-a-join-without-the-count
+# expect: not_equivalent
+SELECT a.customer_id, SUM(a.order_id) FROM orders a JOIN orders b ON a.customer_id = b.customer_id GROUP BY a.customer_id, b.customer_id;
+SELECT t1.customer_id, t1.s FROM (SELECT customer_id, SUM(order_id) AS s FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id, COUNT(*) AS c FROM orders GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;
+
+# title: a-sum-pushed-below-a-join-times-a-key
+# expect: not_equivalent
+SELECT o.customer_id, SUM(o.order_id) FROM orders o JOIN customers c ON o.customer_id = c.customer_id GROUP BY o.customer_id, c.customer_id;
+SELECT t1.customer_id, t1.s * t2.customer_id FROM (SELECT customer_id, SUM(order_id) AS s FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id, COUNT(*) AS c FROM customers GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;
+
+# title: a-join-on-a-pushed-aggregate
+# expect: not_equivalent
+SELECT o.customer_id, MAX(o.order_id) FROM orders o JOIN customers c ON o.customer_id = c.customer_id GROUP BY o.customer_id, c.customer_id;
+SELECT t1.customer_id, t1.m FROM (SELECT customer_id, MAX(order_id) AS m FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id FROM customers GROUP BY customer_id) t2 ON t1.m = t2.customer_id;

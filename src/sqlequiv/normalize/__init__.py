@@ -85,6 +85,7 @@ from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
 from sqlequiv.normalize.left_join_semijoin import left_join_semijoin
+from sqlequiv.normalize.lift_grouped_join import lift_grouped_join
 from sqlequiv.normalize.merge_aggregates import merge_aggregates
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.merge_ranked_tables import merge_ranked_tables
@@ -133,6 +134,7 @@ RULES: tuple[Rule, ...] = (
     inline_ctes,
     flatten_inner_joins,
     count_never_null,
+    lift_grouped_join,
     merge_aggregates,
     set_consumed_sources,
     empty_outer_sides,
@@ -194,6 +196,7 @@ _EXTENDED_ONLY = (
     foreign_key_joins,
     single_row_groups,
     merge_aggregates,
+    lift_grouped_join,
     left_join_semijoin,
     two_valued_in,
 )
@@ -224,6 +227,7 @@ def canonical_form(
             :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant),
             :mod:`.single_row_groups` (drops a GROUP BY by a key),
             :mod:`.merge_aggregates` (an aggregate of aggregates),
+            :mod:`.lift_grouped_join` (aggregates pushed below a join),
             :mod:`.left_join_semijoin` (a LEFT JOIN read as a match test),
             :mod:`.two_valued_in` (an IN anywhere as an EXISTS) and the copies of a
             CTE read in several places (:mod:`.inline_ctes`). Their form meets what
