@@ -654,6 +654,18 @@ SELECT t1.customer_id, t1.s * t2.c, t2.c * t1.n, t1.m FROM (SELECT customer_id, 
 SELECT t.customer_id, SUM(o.order_id), COUNT(*) FROM orders o JOIN (SELECT customer_id FROM customers GROUP BY customer_id) t ON o.customer_id = t.customer_id WHERE o.amount > 2 GROUP BY o.customer_id, t.customer_id;
 SELECT t2.customer_id, t1.s, t1.n FROM (SELECT customer_id, SUM(order_id) AS s, COUNT(*) AS n FROM orders WHERE amount > 2 GROUP BY customer_id) t1 JOIN (SELECT customer_id FROM customers GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;
 
+# title: exists-of-an-ungrouped-aggregate-is-true
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers c WHERE EXISTS (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id) AND plan = 'x';
+SELECT name FROM customers WHERE plan = 'x';
+
+# title: exists-of-an-empty-query-is-false
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE 1 = 0 AND o.customer_id = c.customer_id) OR plan = 'x';
+SELECT name FROM customers;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1102,3 +1114,13 @@ SELECT t1.customer_id, t1.s * t2.customer_id FROM (SELECT customer_id, SUM(order
 # expect: not_equivalent
 SELECT o.customer_id, MAX(o.order_id) FROM orders o JOIN customers c ON o.customer_id = c.customer_id GROUP BY o.customer_id, c.customer_id;
 SELECT t1.customer_id, t1.m FROM (SELECT customer_id, MAX(order_id) AS m FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id FROM customers GROUP BY customer_id) t2 ON t1.m = t2.customer_id;
+
+# title: exists-of-a-grouped-aggregate
+# expect: not_equivalent
+SELECT name FROM customers c WHERE EXISTS (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id GROUP BY o.customer_id);
+SELECT name FROM customers;
+
+# title: exists-of-an-aggregate-with-having
+# expect: not_equivalent
+SELECT name FROM customers c WHERE EXISTS (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id HAVING COUNT(*) > 0);
+SELECT name FROM customers;

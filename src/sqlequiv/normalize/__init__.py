@@ -70,7 +70,11 @@ from sqlequiv.normalize.distinct_group_by import distinct_group_by
 from sqlequiv.normalize.distinct_key_semijoin import distinct_key_semijoin
 from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
 from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
-from sqlequiv.normalize.empty_relations import empty_outer_sides, empty_results
+from sqlequiv.normalize.empty_relations import (
+    constant_exists,
+    empty_outer_sides,
+    empty_results,
+)
 from sqlequiv.normalize.ensure_parens import ensure_parens
 from sqlequiv.normalize.except_keyed_rows import except_keyed_rows
 from sqlequiv.normalize.exists_select_one import exists_select_one
@@ -134,6 +138,7 @@ RULES: tuple[Rule, ...] = (
     inline_ctes,
     flatten_inner_joins,
     count_never_null,
+    constant_exists,
     lift_grouped_join,
     merge_aggregates,
     set_consumed_sources,

@@ -1,4 +1,5 @@
-"""Queries and join sides that return no row on any database.
+"""Queries and join sides that return no row on any database (and EXISTS of a query whose
+answer does not depend on the database).
 
 Two rewrites, both about a SELECT whose WHERE has a FALSE conjunct (``FALSE`` or an
 equality of two different number literals, as Calcite writes ``1 = 0``) and that
@@ -140,3 +141,62 @@ def _drop(select: exp.Select, source: exp.Subquery) -> None:
     for column, data_type in zip(mine, types, strict=True):
         assert data_type is not None
         column.replace(exp.Cast(this=exp.Null(), to=data_type.copy()))
+
+
+def constant_exists(expression: E) -> E:
+    """``EXISTS`` of a query whose row count the schema does not matter to, as a constant.
+
+    ``EXISTS`` of a SELECT that returns no row on any database (see
+    :func:`is_empty_select`) is FALSE; ``EXISTS`` of a SELECT that aggregates without a
+    GROUP BY, HAVING, QUALIFY, LIMIT or OFFSET is TRUE: such a SELECT returns one row
+    even over no row (``SELECT COUNT(*) FROM t WHERE ...``), whatever it correlates with.
+
+    Example:
+        >>> import sqlglot
+        >>> e = sqlglot.parse_one("SELECT a.x FROM a AS a WHERE EXISTS "
+        ...                       "(SELECT COUNT(*) FROM b AS b WHERE b.y = a.x)")
+        >>> constant_exists(e).sql()
+        'SELECT a.x FROM a AS a'
+    """
+    for node in reversed(list(expression.find_all(exp.Exists))):
+        query = node.this
+        if not isinstance(query, exp.Select) or truthy_args(node) != {"this"}:
+            continue
+        if is_empty_select(query):
+            _fold(node, False)
+        elif _one_row(query):
+            _fold(node, True)
+    return expression
+
+
+def _fold(node: exp.Expr, value: bool) -> None:
+    """Replace ``node`` by the constant ``value`` and fold it into what it is part of:
+    NOT, AND and OR (a TRUE conjunct or FALSE disjunct goes, a FALSE conjunct or TRUE
+    disjunct is the whole), and a WHERE of TRUE (dropped)."""
+    constant: exp.Expr = exp.Boolean(this=value)
+    node.replace(constant)
+    while True:
+        parent = constant.parent
+        if isinstance(parent, exp.Paren | exp.Not):
+            value = value if isinstance(parent, exp.Paren) else not value
+            constant = exp.Boolean(this=value)
+            parent.replace(constant)
+        elif isinstance(parent, exp.And | exp.Or) and value == isinstance(parent, exp.And):
+            other = parent.expression if parent.this is constant else parent.this
+            parent.replace(other)  # the neutral element goes
+            return
+        elif isinstance(parent, exp.And | exp.Or):
+            constant = exp.Boolean(this=value)  # the absorbing one takes the whole
+            parent.replace(constant)
+        elif isinstance(parent, exp.Where) and value and isinstance(parent.parent, exp.Select):
+            parent.parent.set("where", None)
+            return
+        else:
+            return
+
+
+def _one_row(select: exp.Select) -> bool:
+    if truthy_args(select) & {"group", "having", "qualify", "limit", "offset", "windows"}:
+        return False
+    found = aggregates(select)
+    return bool(found) and not any(isinstance(a, exp.Window) for a in select.find_all(exp.Window))
