@@ -666,6 +666,12 @@ SELECT name FROM customers WHERE plan = 'x';
 SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE 1 = 0 AND o.customer_id = c.customer_id) OR plan = 'x';
 SELECT name FROM customers;
 
+# title: a-parenthesized-tree-of-inner-joins
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, c.name FROM orders o JOIN (customers c CROSS JOIN orders p) ON o.customer_id = c.customer_id AND p.order_id = o.order_id;
+SELECT o.order_id, c.name FROM orders o, customers c, orders p WHERE o.customer_id = c.customer_id AND p.order_id = o.order_id;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1124,3 +1130,8 @@ SELECT name FROM customers;
 # expect: not_equivalent
 SELECT name FROM customers c WHERE EXISTS (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id HAVING COUNT(*) > 0);
 SELECT name FROM customers;
+
+# title: a-left-join-to-a-parenthesized-tree
+# expect: not_equivalent
+SELECT o.order_id FROM orders o LEFT JOIN (customers c CROSS JOIN orders p) ON o.customer_id = c.customer_id;
+SELECT o.order_id FROM orders o, customers c, orders p WHERE o.customer_id = c.customer_id;

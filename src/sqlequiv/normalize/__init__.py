@@ -81,7 +81,7 @@ from sqlequiv.normalize.exists_select_one import exists_select_one
 from sqlequiv.normalize.expand_between import expand_between
 from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_exists import flatten_exists
-from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins
+from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins, unnest_inner_join_trees
 from sqlequiv.normalize.foreign_key_joins import foreign_key_joins
 from sqlequiv.normalize.having_to_where import having_to_where
 from sqlequiv.normalize.in_to_exists import in_to_exists
@@ -136,6 +136,7 @@ RULES: tuple[Rule, ...] = (
     unquote_identifiers,
     ascending,
     inline_ctes,
+    unnest_inner_join_trees,
     flatten_inner_joins,
     count_never_null,
     constant_exists,

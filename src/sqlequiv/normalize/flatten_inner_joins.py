@@ -7,6 +7,10 @@ is what a WHERE conjunct does, and filters commute. The rewrite is only made
 when *every* join of the FROM clause is inner or cross over plain tables or
 derived tables: an outer, semi, anti, lateral, USING or NATURAL join anywhere
 in the clause leaves it untouched (an ON of an outer join is not a filter).
+
+A parenthesized join tree among inner joins, ``A JOIN (B CROSS JOIN C) ON p``, is
+first unnested into ``A JOIN B JOIN C ON p`` (:func:`unnest_inner_join_trees`): with
+inner joins only, both are the product of the three filtered by every condition.
 """
 
 from __future__ import annotations
@@ -15,7 +19,13 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import and_all, is_inner_join, is_simple_source, set_where
+from sqlequiv.normalize._util import (
+    and_all,
+    is_inner_join,
+    is_simple_source,
+    set_where,
+    truthy_args,
+)
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -42,3 +52,65 @@ def flatten_inner_joins(expression: E) -> E:
         select.set("joins", [exp.Join(this=join.this) for join in joins])
         set_where(select, and_all(conditions))
     return expression
+
+
+def unnest_inner_join_trees(expression: E) -> E:
+    """Unnest the parenthesized join trees of a FROM clause of inner joins only.
+
+    Example:
+        >>> import sqlglot
+        >>> sql = "SELECT a.x FROM a AS a JOIN (b AS b CROSS JOIN c AS c) ON a.x = c.x"
+        >>> unnest_inner_join_trees(sqlglot.parse_one(sql)).sql()
+        'SELECT a.x FROM a AS a, b AS b INNER JOIN c AS c ON a.x = c.x'
+    """
+    for select in list(expression.find_all(exp.Select)):
+        joins: list[exp.Join] = list(select.args.get("joins") or [])
+        from_ = select.args.get("from_")
+        if not joins or from_ is None or select.args.get("laterals"):
+            continue
+        if not any(_join_tree(join.this) for join in joins):
+            continue
+        if not is_simple_source(from_.this) or not all(_inner(join) for join in joins):
+            continue
+        flat: list[exp.Join] = []
+        for join in joins:
+            tree = _join_tree(join.this)
+            if tree is None:
+                flat.append(join)
+                continue
+            table, nested = tree
+            on = join.args.get("on")
+            flat.append(exp.Join(this=table))
+            flat.extend(nested[:-1])
+            last = nested[-1].copy()
+            last.set("on", and_all([last.args.get("on"), on]))
+            last.set("kind", "INNER" if last.args.get("on") is not None else "CROSS")
+            flat.append(last)
+        select.set("joins", flat)
+    return expression
+
+
+def _inner(join: exp.Join) -> bool:
+    tree = _join_tree(join.this)
+    if tree is None:
+        return is_inner_join(join)
+    plain = join.copy()  # the join itself, over a plain table in place of its tree
+    plain.set("this", exp.to_table("t"))
+    return is_inner_join(plain)
+
+
+def _join_tree(node: exp.Expr) -> tuple[exp.Table, list[exp.Join]] | None:
+    """``(B, [joins])`` for an unaliased ``(B JOIN ...)`` of inner joins of plain sources."""
+    if not isinstance(node, exp.Subquery) or truthy_args(node) != {"this"}:
+        return None
+    table = node.this
+    if not isinstance(table, exp.Table) or not table.args.get("joins"):
+        return None
+    nested = list(table.args["joins"])
+    if not all(is_inner_join(j) for j in nested):
+        return None
+    bare = table.copy()
+    bare.set("joins", None)
+    if not is_simple_source(bare):
+        return None
+    return bare, [j.copy() for j in nested]
