@@ -672,6 +672,12 @@ SELECT name FROM customers;
 SELECT o.order_id, c.name FROM orders o JOIN (customers c CROSS JOIN orders p) ON o.customer_id = c.customer_id AND p.order_id = o.order_id;
 SELECT o.order_id, c.name FROM orders o, customers c, orders p WHERE o.customer_id = c.customer_id AND p.order_id = o.order_id;
 
+# title: count-of-a-join-as-pushed-counts
+# expect: equivalent
+# method: normalized
+SELECT COUNT(*) FROM orders o JOIN customers c ON o.customer_id = c.customer_id;
+SELECT COALESCE(SUM(t1.n * t2.n), 0) FROM (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id, COUNT(*) AS n FROM customers GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1135,3 +1141,8 @@ SELECT name FROM customers;
 # expect: not_equivalent
 SELECT o.order_id FROM orders o LEFT JOIN (customers c CROSS JOIN orders p) ON o.customer_id = c.customer_id;
 SELECT o.order_id FROM orders o, customers c, orders p WHERE o.customer_id = c.customer_id;
+
+# title: pushed-counts-summed-without-coalesce
+# expect: not_equivalent
+SELECT COUNT(*) FROM orders o JOIN customers c ON o.customer_id = c.customer_id;
+SELECT SUM(t1.n * t2.n) FROM (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id, COUNT(*) AS n FROM customers GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;

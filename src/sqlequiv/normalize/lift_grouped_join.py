@@ -25,6 +25,11 @@ columns only, so whether two rows of the join meet depends on their groups alone
   ``t2``'s columns is ``g1`` with one row of ``t2``, so every aggregate of ``g1`` is
   that aggregate over the group.
 
+A query that aggregates (without GROUP BY) over such a join is first split: the join,
+with each aggregate's argument as a column, becomes a derived table that is lifted,
+and the aggregates read it (:mod:`.merge_aggregates` may then merge the two levels:
+``COALESCE(SUM(t1.c * t2.c), 0)`` over two grouped counts is ``COUNT(*)`` of the join).
+
 Any other read of a SUM or COUNT column (alone, in a condition, multiplied by
 something else) leaves the query alone, as does a side over more than one table or
 with nested queries, HAVING, DISTINCT or grouping sets. Each lifted table takes its
@@ -97,37 +102,90 @@ def lift_grouped_join(expression: E) -> E:
     return expression
 
 
-def _lift(select: exp.Select, root: exp.Expr) -> None:
+def _lift(select: exp.Select, root: exp.Expr) -> bool:
+    """Lift the derived tables ``select`` joins; whether it did."""
     if truthy_args(select) - {"expressions", "from_", "joins", "where"}:
-        return
-    if select.args.get("distinct") or aggregates(select) != []:
-        return
+        return False
+    calls = aggregates(select)
+    if calls:
+        return _lift_below(select, calls, root)
+    if select.args.get("distinct") or calls is None:
+        return False
     joins = select.args.get("joins") or []
     from_ = select.args.get("from_")
     if from_ is None or len(joins) != 1 or truthy_args(from_) != {"this"}:
-        return
+        return False
     join = joins[0]
     if truthy_args(join) - {"this", "on", "kind"} or (join.args.get("kind") or "").upper() not in (
         "",
         "INNER",
     ):
-        return
+        return False
     first, second = _side(from_.this, root), _side(join.this, root)
     if first is None or second is None:
-        return
+        return False
     plan = _plan(select, join, first, second, lift_second=True)
     if plan is None and second.key_only:
         plan = _plan(select, join, first, second, lift_second=False)
     if plan is None and first.key_only:
         plan = _plan(select, join, second, first, lift_second=False)
     if plan is None:
-        return
+        return False
     replacements, lifted, group = plan
     for old, new in replacements:
         old.replace(new)
     for side in lifted:
         _into_table(select, side)
     select.set("group", exp.Group(expressions=group))
+    return True
+
+
+def _lift_below(select: exp.Select, calls: list[exp.Func], root: exp.Expr) -> bool:
+    """An aggregate (without GROUP BY) over the join: the join, its aggregates' arguments
+    as columns, goes into a derived table that is lifted, which the outer aggregates then
+    read (and :mod:`.merge_aggregates` merges). Splitting a query so is exact: the derived
+    table has the join's rows, each aggregate reads its argument's value on each."""
+    if select.args.get("distinct"):
+        return False
+    if not all(
+        isinstance(c, exp.AggFunc) and isinstance(c.this, exp.Expr) and not c.expressions
+        and not isinstance(c.this, exp.Distinct | exp.Star) and not isinstance(c.parent, exp.Filter)
+        for c in calls
+    ):  # fmt: skip
+        return False
+    inside = {id(c) for call in calls for c in call.find_all(exp.Column)}
+    from_ = select.args["from_"]
+    if any(id(c) not in inside for c in own_columns(select, from_) if not _in_from(c, select)):
+        return False  # a column outside the aggregates
+    taken = {i.name.lower() for i in root.find_all(exp.Identifier)}
+    alias = next(f"_lift{n}" for n in range(len(taken) + 1) if f"_lift{n}" not in taken)
+    names = [f"a{n}" for n in range(len(calls))]
+    inner = exp.Select(
+        expressions=[exp.alias_(c.this.copy(), n) for c, n in zip(calls, names, strict=True)]
+    )
+    for arg in ("from_", "joins", "where"):
+        if select.args.get(arg) is not None:
+            inner.set(arg, select.args[arg].copy())
+    if not _lift(inner, root):
+        return False
+    for call, name in zip(calls, names, strict=True):
+        call.set("this", exp.column(name, table=alias))
+    select.set("joins", None)
+    select.set("where", None)
+    select.set("from_", exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(
+        this=exp.to_identifier(alias)))))  # fmt: skip
+    return True
+
+
+def _in_from(column: exp.Column, select: exp.Select) -> bool:
+    """Whether ``column`` is in ``select``'s joins or WHERE (which move into the derived
+    table with the join)."""
+    node: exp.Expr | None = column
+    while node is not None and node is not select:
+        if isinstance(node, exp.Join | exp.Where):
+            return True
+        node = node.parent
+    return False
 
 
 def _side(source: exp.Expr, root: exp.Expr) -> _Side | None:
