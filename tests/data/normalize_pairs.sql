@@ -678,6 +678,12 @@ SELECT o.order_id, c.name FROM orders o, customers c, orders p WHERE o.customer_
 SELECT COUNT(*) FROM orders o JOIN customers c ON o.customer_id = c.customer_id;
 SELECT COALESCE(SUM(t1.n * t2.n), 0) FROM (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id, COUNT(*) AS n FROM customers GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;
 
+# title: aggregates-pushed-beside-a-keyed-table
+# expect: equivalent
+# method: normalized
+SELECT c.customer_id, c.name, m.top FROM customers c JOIN (SELECT customer_id, MAX(amount) AS top FROM orders GROUP BY customer_id) m ON m.customer_id = c.customer_id;
+SELECT c.customer_id, c.name, MAX(o.amount) FROM customers c JOIN orders o ON o.customer_id = c.customer_id GROUP BY o.customer_id, c.customer_id, c.name;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1146,3 +1152,8 @@ SELECT o.order_id FROM orders o, customers c, orders p WHERE o.customer_id = c.c
 # expect: not_equivalent
 SELECT COUNT(*) FROM orders o JOIN customers c ON o.customer_id = c.customer_id;
 SELECT SUM(t1.n * t2.n) FROM (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id, COUNT(*) AS n FROM customers GROUP BY customer_id) t2 ON t1.customer_id = t2.customer_id;
+
+# title: aggregates-pushed-beside-a-keyed-table-but-summed
+# expect: not_equivalent
+SELECT c.plan, m.total FROM customers c JOIN (SELECT customer_id, SUM(order_id) AS total FROM orders GROUP BY customer_id) m ON m.customer_id = c.customer_id;
+SELECT c.plan, SUM(o.order_id) FROM customers c JOIN orders o ON o.customer_id = c.customer_id GROUP BY o.customer_id, c.plan;

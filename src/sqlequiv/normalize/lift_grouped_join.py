@@ -23,7 +23,9 @@ columns only, so whether two rows of the join meet depends on their groups alone
   an exact numeric type: the product of a sum by a count is a sum exactly only there).
 - One side lifted, the other kept: each group of ``X1 JOIN t2`` by ``K1`` and all of
   ``t2``'s columns is ``g1`` with one row of ``t2``, so every aggregate of ``g1`` is
-  that aggregate over the group.
+  that aggregate over the group. A kept side may also be a table of the schema with a
+  key (a primary key, or a UNIQUE key of NOT NULL columns): its rows are distinct, and
+  the groups are by that key and every column of the table the query reads.
 
 A query that aggregates (without GROUP BY) over such a join is first split: the join,
 with each aggregate's argument as a column, becomes a derived table that is lifted,
@@ -44,6 +46,7 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._aggregates import IDEMPOTENT, aggregates
+from sqlequiv.normalize._keys import is_cte_reference
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
@@ -53,6 +56,7 @@ from sqlequiv.normalize._util import (
     sql_text,
     truthy_args,
 )
+from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -77,13 +81,14 @@ class _Side:
     keys: dict[str, exp.Expr]  # output name -> key expression
     aggregates: dict[str, exp.Expr]  # output name -> aggregate call
     counts_rows: set[str]  # output names that are COUNT(*)
+    liftable: bool = True  # False for a table of the schema, which can only be kept
 
     @property
     def key_only(self) -> bool:
         return not self.aggregates
 
 
-def lift_grouped_join(expression: E) -> E:
+def lift_grouped_join(expression: E, *, schema: Schema) -> E:
     """Write a join of aggregated derived tables as one aggregation over the join.
 
     Example:
@@ -94,21 +99,21 @@ def lift_grouped_join(expression: E) -> E:
         ...     "GROUP BY x.k) AS t1 JOIN (SELECT y.k AS k, COUNT(*) AS c FROM y AS y "
         ...     "GROUP BY y.k) AS t2 ON t1.k = t2.k")
         >>> e = annotate_types(e, schema={"x": {"k": "INT", "v": "INT"}, "y": {"k": "INT"}})
-        >>> lift_grouped_join(e).sql()
+        >>> lift_grouped_join(e, schema=Schema(())).sql()
         'SELECT t1.k, SUM(t1.v) FROM x AS t1 JOIN y AS t2 ON t1.k = t2.k GROUP BY t1.k, t2.k'
     """
     for select in list(expression.find_all(exp.Select)):
-        _lift(select, expression)
+        _lift(select, expression, schema)
     return expression
 
 
-def _lift(select: exp.Select, root: exp.Expr) -> bool:
+def _lift(select: exp.Select, root: exp.Expr, schema: Schema) -> bool:
     """Lift the derived tables ``select`` joins; whether it did."""
     if truthy_args(select) - {"expressions", "from_", "joins", "where"}:
         return False
     calls = aggregates(select)
     if calls:
-        return _lift_below(select, calls, root)
+        return _lift_below(select, calls, root, schema)
     if select.args.get("distinct") or calls is None:
         return False
     joins = select.args.get("joins") or []
@@ -121,7 +126,8 @@ def _lift(select: exp.Select, root: exp.Expr) -> bool:
         "INNER",
     ):
         return False
-    first, second = _side(from_.this, root), _side(join.this, root)
+    first = _side(from_.this, root) or _kept_table(from_.this, select, schema)
+    second = _side(join.this, root) or _kept_table(join.this, select, schema)
     if first is None or second is None:
         return False
     plan = _plan(select, join, first, second, lift_second=True)
@@ -140,7 +146,9 @@ def _lift(select: exp.Select, root: exp.Expr) -> bool:
     return True
 
 
-def _lift_below(select: exp.Select, calls: list[exp.Func], root: exp.Expr) -> bool:
+def _lift_below(
+    select: exp.Select, calls: list[exp.Func], root: exp.Expr, schema: Schema
+) -> bool:
     """An aggregate (without GROUP BY) over the join: the join, its aggregates' arguments
     as columns, goes into a derived table that is lifted, which the outer aggregates then
     read (and :mod:`.merge_aggregates` merges). Splitting a query so is exact: the derived
@@ -166,7 +174,7 @@ def _lift_below(select: exp.Select, calls: list[exp.Func], root: exp.Expr) -> bo
     for arg in ("from_", "joins", "where"):
         if select.args.get(arg) is not None:
             inner.set(arg, select.args[arg].copy())
-    if not _lift(inner, root):
+    if not _lift(inner, root, schema):
         return False
     for call, name in zip(calls, names, strict=True):
         call.set("this", exp.column(name, table=alias))
@@ -226,6 +234,25 @@ def _side(source: exp.Expr, root: exp.Expr) -> _Side | None:
     return _Side(alias, body, keys, calls, rows)
 
 
+def _kept_table(source: exp.Expr, select: exp.Select, schema: Schema) -> _Side | None:
+    """A plain table of the schema with a key, as a kept side: its rows are distinct, and
+    it groups by its key and every column of it the query reads."""
+    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
+        return None
+    if source.name not in schema or is_cte_reference(select, source.name):
+        return None
+    table = schema.table(source.name)
+    if not table.distinct_keys:
+        return None
+    alias = source.alias_or_name
+    read = [c.name for c in own_columns(select, source) if c.table == alias]
+    names = list(dict.fromkeys([*table.distinct_keys[0], *read]))
+    if any(n not in table.column_names for n in names):
+        return None
+    keys: dict[str, exp.Expr] = {n: exp.column(n, table=alias) for n in names}
+    return _Side(alias, exp.Select(), keys, {}, set(), liftable=False)
+
+
 def _liftable(value: exp.Expr) -> bool:
     if isinstance(value, exp.Count):
         return not value.expressions and not isinstance(value.this, exp.Distinct)
@@ -243,6 +270,8 @@ def _plan(
     select: exp.Select, join: exp.Join, first: _Side, second: _Side, *, lift_second: bool
 ) -> tuple[list[tuple[exp.Expr, exp.Expr]], list[_Side], list[exp.Expr]] | None:
     """The replacements, the sides lifted into tables and the GROUP BY, or None."""
+    if not first.liftable or (lift_second and not second.liftable):
+        return None
     if not first.aggregates and not (lift_second and second.aggregates):
         return None  # nothing to lift: another rule's business
     lifted = [first, second] if lift_second else [first]
