@@ -20,6 +20,19 @@ from sqlequiv.policy.opaque import opaque_class
 #: values, and over one value is that value, of its own type.
 IDEMPOTENT = (exp.Max, exp.Min, exp.LogicalAnd, exp.LogicalOr, exp.BitwiseAndAgg, exp.BitwiseOrAgg)
 
+#: The exact numeric types: a SUM of them is exact, however the rows are grouped
+#: (floating-point addition is not associative).
+EXACT_NUMBERS = frozenset(
+    {
+        exp.DataType.Type.TINYINT,
+        exp.DataType.Type.SMALLINT,
+        exp.DataType.Type.INT,
+        exp.DataType.Type.BIGINT,
+        exp.DataType.Type.INT128,
+        exp.DataType.Type.DECIMAL,
+    }
+)
+
 #: The same aggregates, by the name an unknown call of them keeps.
 _IDEMPOTENT_NAMES = frozenset({"bit_and", "bit_or", "bool_and", "bool_or", "every", "min", "max"})
 

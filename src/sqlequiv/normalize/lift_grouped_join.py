@@ -40,17 +40,15 @@ derived table's name, which no other source of the query has.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 from sqlglot import exp
 
 from sqlequiv.normalize._aggregates import IDEMPOTENT, aggregates
-from sqlequiv.normalize._keys import is_cte_reference
+from sqlequiv.normalize._grouped import Side, grouped_side, kept_table, lifted_call, renamed
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
-    is_simple_table,
     own_columns,
     plain_group,
     sql_text,
@@ -59,33 +57,6 @@ from sqlequiv.normalize._util import (
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
-
-_EXACT = frozenset(
-    {
-        exp.DataType.Type.TINYINT,
-        exp.DataType.Type.SMALLINT,
-        exp.DataType.Type.INT,
-        exp.DataType.Type.BIGINT,
-        exp.DataType.Type.INT128,
-        exp.DataType.Type.DECIMAL,
-    }
-)
-
-
-@dataclass
-class _Side:
-    """A derived table of the join, read as a grouping of one table."""
-
-    alias: str
-    body: exp.Select
-    keys: dict[str, exp.Expr]  # output name -> key expression
-    aggregates: dict[str, exp.Expr]  # output name -> aggregate call
-    counts_rows: set[str]  # output names that are COUNT(*)
-    liftable: bool = True  # False for a table of the schema, which can only be kept
-
-    @property
-    def key_only(self) -> bool:
-        return not self.aggregates
 
 
 def lift_grouped_join(expression: E, *, schema: Schema) -> E:
@@ -126,8 +97,8 @@ def _lift(select: exp.Select, root: exp.Expr, schema: Schema) -> bool:
         "INNER",
     ):
         return False
-    first = _side(from_.this, root) or _kept_table(from_.this, select, schema)
-    second = _side(join.this, root) or _kept_table(join.this, select, schema)
+    first = grouped_side(from_.this, root) or kept_table(from_.this, select, schema)
+    second = grouped_side(join.this, root) or kept_table(join.this, select, schema)
     if first is None or second is None:
         return False
     plan = _plan(select, join, first, second, lift_second=True)
@@ -196,79 +167,9 @@ def _in_from(column: exp.Column, select: exp.Select) -> bool:
     return False
 
 
-def _side(source: exp.Expr, root: exp.Expr) -> _Side | None:
-    if not isinstance(source, exp.Subquery) or truthy_args(source) != {"this", "alias"}:
-        return None
-    body, alias = source.this, source.alias
-    if not isinstance(body, exp.Select) or not alias:
-        return None
-    if truthy_args(body) - {"expressions", "from_", "where", "group"}:
-        return None
-    keys_list, body_from = plain_group(body), body.args.get("from_")
-    if keys_list is None or body_from is None or truthy_args(body_from) != {"this"}:
-        return None
-    if not is_simple_table(body_from.this):
-        return None
-    if any(isinstance(n, exp.Query) for n in body.walk() if n is not body):
-        return None
-    if sum(1 for n in root.find_all(exp.Table, exp.Subquery) if n.alias_or_name == alias) != 1:
-        return None
-    key_texts = {sql_text(k) for k in keys_list}
-    keys: dict[str, exp.Expr] = {}
-    calls: dict[str, exp.Expr] = {}
-    rows: set[str] = set()
-    for projection in body.expressions:
-        name, value = projection.alias_or_name, projection.unalias()
-        if not name or name in keys or name in calls:
-            return None
-        if sql_text(value) in key_texts:
-            keys[name] = value
-        elif isinstance(projection, exp.Alias) and _liftable(value):
-            calls[name] = value
-            if isinstance(value, exp.Count) and isinstance(value.this, exp.Star):
-                rows.add(name)
-        else:
-            return None
-    if calls and aggregates(body) is None:
-        return None
-    return _Side(alias, body, keys, calls, rows)
-
-
-def _kept_table(source: exp.Expr, select: exp.Select, schema: Schema) -> _Side | None:
-    """A plain table of the schema with a key, as a kept side: its rows are distinct, and
-    it groups by its key and every column of it the query reads."""
-    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
-        return None
-    if source.name not in schema or is_cte_reference(select, source.name):
-        return None
-    table = schema.table(source.name)
-    if not table.distinct_keys:
-        return None
-    alias = source.alias_or_name
-    read = [c.name for c in own_columns(select, source) if c.table == alias]
-    names = list(dict.fromkeys([*table.distinct_keys[0], *read]))
-    if any(n not in table.column_names for n in names):
-        return None
-    keys: dict[str, exp.Expr] = {n: exp.column(n, table=alias) for n in names}
-    return _Side(alias, exp.Select(), keys, {}, set(), liftable=False)
-
-
-def _liftable(value: exp.Expr) -> bool:
-    if isinstance(value, exp.Count):
-        return not value.expressions and not isinstance(value.this, exp.Distinct)
-    if isinstance(value, (exp.Sum, *IDEMPOTENT)) and not value.expressions:
-        argument = value.this
-        if isinstance(argument, exp.Distinct) or not isinstance(argument, exp.Expr):
-            return False
-        if isinstance(value, exp.Sum):
-            return argument.type is not None and argument.type.this in _EXACT
-        return True
-    return False
-
-
 def _plan(
-    select: exp.Select, join: exp.Join, first: _Side, second: _Side, *, lift_second: bool
-) -> tuple[list[tuple[exp.Expr, exp.Expr]], list[_Side], list[exp.Expr]] | None:
+    select: exp.Select, join: exp.Join, first: Side, second: Side, *, lift_second: bool
+) -> tuple[list[tuple[exp.Expr, exp.Expr]], list[Side], list[exp.Expr]] | None:
     """The replacements, the sides lifted into tables and the GROUP BY, or None."""
     if not first.liftable or (lift_second and not second.liftable):
         return None
@@ -290,13 +191,13 @@ def _plan(
             continue
         (mine, other) = pair
         done.update({id(mine), id(other)})
-        replacements.append((product, _lifted_call(sides[mine.table], mine.name)))
+        replacements.append((product, lifted_call(sides[mine.table], mine.name)))
     for column in columns:
         if id(column) in done:
             continue
         side = sides[column.table]
         if column.name in side.keys:
-            replacements.append((column, _renamed(side.keys[column.name], side.alias)))
+            replacements.append((column, renamed(side.keys[column.name], side.alias)))
             continue
         call = side.aggregates.get(column.name)
         if call is None:
@@ -305,7 +206,7 @@ def _plan(
             return None  # a SUM or COUNT read alone, multiplied by the other group's size
         if _in_condition(column, select, join):
             return None
-        replacements.append((column, _lifted_call(side, column.name)))
+        replacements.append((column, lifted_call(side, column.name)))
     # The conditions read the lifted sides' keys only.
     for condition in (join.args.get("on"), select.args.get("where")):
         for c in condition.find_all(exp.Column) if condition is not None else []:
@@ -313,15 +214,15 @@ def _plan(
                 return None
     group: list[exp.Expr] = []
     for side in lifted:
-        group += [_renamed(k, side.alias) for k in side.keys.values()]
-        group += [_renamed(k, side.alias) for k in plain_group(side.body) or []
+        group += [renamed(k, side.alias) for k in side.keys.values()]
+        group += [renamed(k, side.alias) for k in plain_group(side.body) or []
                   if sql_text(k) not in {sql_text(v) for v in side.keys.values()}]  # fmt: skip
     if not lift_second:
         group += [exp.column(name, table=second.alias) for name in second.keys]
     return replacements, lifted, group
 
 
-def _product(product: exp.Mul, sides: dict[str, _Side]) -> tuple[exp.Column, exp.Column] | None:
+def _product(product: exp.Mul, sides: dict[str, Side]) -> tuple[exp.Column, exp.Column] | None:
     """``(x, y)`` when ``product`` is ``x * y`` (either way round), ``x`` a SUM or COUNT of
     one lifted side and ``y`` the COUNT(*) of the other."""
     left, right = product.this, product.expression
@@ -338,20 +239,6 @@ def _product(product: exp.Mul, sides: dict[str, _Side]) -> tuple[exp.Column, exp
     return None
 
 
-def _lifted_call(side: _Side, name: str) -> exp.Expr:
-    return _renamed(side.aggregates[name], side.alias)
-
-
-def _renamed(node: exp.Expr, alias: str) -> exp.Expr:
-    """``node`` (of a side's body) reading the body's table under the side's alias."""
-    copy = node.copy()
-    for column in copy.find_all(exp.Column):
-        column.set("table", exp.to_identifier(alias))
-    if isinstance(copy, exp.Column):
-        return copy
-    return exp.Paren(this=copy) if isinstance(copy, exp.Binary) else copy
-
-
 def _in_condition(column: exp.Column, select: exp.Select, join: exp.Join) -> bool:
     where = select.args.get("where")
     return any(
@@ -360,7 +247,7 @@ def _in_condition(column: exp.Column, select: exp.Select, join: exp.Join) -> boo
     )
 
 
-def _into_table(select: exp.Select, side: _Side) -> None:
+def _into_table(select: exp.Select, side: Side) -> None:
     """Put the side's table in place of its derived table, named as it was, with its WHERE."""
     body = side.body
     table = body.args["from_"].this.copy()
@@ -370,7 +257,7 @@ def _into_table(select: exp.Select, side: _Side) -> None:
     holder = select.args["from_"] if source.alias == side.alias else select.args["joins"][0]
     holder.set("this", table)
     if where is not None:
-        condition = _renamed(where.this, side.alias)
+        condition = renamed(where.this, side.alias)
         current = select.args.get("where")
         merged = and_all([current.this if current else None, *conjuncts(condition)])
         select.set("where", exp.Where(this=merged) if merged is not None else None)

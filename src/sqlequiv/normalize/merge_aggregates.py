@@ -38,7 +38,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._aggregates import aggregates
+from sqlequiv.normalize._aggregates import EXACT_NUMBERS, aggregates
 from sqlequiv.normalize._util import (
     is_deterministic,
     is_simple_subquery,
@@ -60,16 +60,6 @@ _SAME_KIND = (
     exp.LogicalOr,
     exp.BitwiseAndAgg,
     exp.BitwiseOrAgg,
-)
-_EXACT = frozenset(
-    {
-        exp.DataType.Type.TINYINT,
-        exp.DataType.Type.SMALLINT,
-        exp.DataType.Type.INT,
-        exp.DataType.Type.BIGINT,
-        exp.DataType.Type.INT128,
-        exp.DataType.Type.DECIMAL,
-    }
 )
 _BRANCH_ARGS = frozenset({"expressions", "from_", "joins", "where", "group"})
 
@@ -193,7 +183,7 @@ def _inner_kind(value: exp.Expr) -> type[exp.Expr] | None:
 
 
 def _exact(node: exp.Expr) -> bool:
-    return node.type is not None and node.type.this in _EXACT
+    return node.type is not None and node.type.this in EXACT_NUMBERS
 
 
 def _outer_plan(
