@@ -684,6 +684,12 @@ SELECT COALESCE(SUM(t1.n * t2.n), 0) FROM (SELECT customer_id, COUNT(*) AS n FRO
 SELECT c.customer_id, c.name, m.top FROM customers c JOIN (SELECT customer_id, MAX(amount) AS top FROM orders GROUP BY customer_id) m ON m.customer_id = c.customer_id;
 SELECT c.customer_id, c.name, MAX(o.amount) FROM customers c JOIN orders o ON o.customer_id = c.customer_id GROUP BY o.customer_id, c.customer_id, c.name;
 
+# title: counts-per-customer-zero-included
+# expect: equivalent
+# method: normalized
+SELECT c.customer_id, COALESCE(x.n, 0), x.s FROM customers c LEFT JOIN (SELECT customer_id, COUNT(*) AS n, SUM(order_id) AS s FROM orders WHERE amount > 1 GROUP BY customer_id) x ON x.customer_id = c.customer_id;
+SELECT c.customer_id, COUNT(o.order_id), SUM(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.customer_id;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1157,3 +1163,18 @@ SELECT SUM(t1.n * t2.n) FROM (SELECT customer_id, COUNT(*) AS n FROM orders GROU
 # expect: not_equivalent
 SELECT c.plan, m.total FROM customers c JOIN (SELECT customer_id, SUM(order_id) AS total FROM orders GROUP BY customer_id) m ON m.customer_id = c.customer_id;
 SELECT c.plan, SUM(o.order_id) FROM customers c JOIN orders o ON o.customer_id = c.customer_id GROUP BY o.customer_id, c.plan;
+
+# title: counts-per-customer-without-coalesce
+# expect: not_equivalent
+SELECT c.customer_id, x.n FROM customers c LEFT JOIN (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) x ON x.customer_id = c.customer_id;
+SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id;
+
+# title: counts-per-customer-filtered-after-the-join
+# expect: not_equivalent
+SELECT c.customer_id, COALESCE(x.n, 0) FROM customers c LEFT JOIN (SELECT customer_id, COUNT(*) AS n FROM orders WHERE amount > 1 GROUP BY customer_id) x ON x.customer_id = c.customer_id;
+SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1 GROUP BY c.customer_id;
+
+# title: counts-per-customer-as-count-star
+# expect: not_equivalent
+SELECT c.customer_id, COALESCE(x.n, 0) FROM customers c LEFT JOIN (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) x ON x.customer_id = c.customer_id;
+SELECT c.customer_id, COUNT(*) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id;

@@ -90,6 +90,7 @@ from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
 from sqlequiv.normalize.left_join_semijoin import left_join_semijoin
 from sqlequiv.normalize.lift_grouped_join import lift_grouped_join
+from sqlequiv.normalize.lift_left_join import lift_left_join
 from sqlequiv.normalize.merge_aggregates import merge_aggregates
 from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.merge_ranked_tables import merge_ranked_tables
@@ -141,6 +142,7 @@ RULES: tuple[Rule, ...] = (
     count_never_null,
     constant_exists,
     lift_grouped_join,
+    lift_left_join,
     merge_aggregates,
     set_consumed_sources,
     empty_outer_sides,
@@ -203,6 +205,7 @@ _EXTENDED_ONLY = (
     single_row_groups,
     merge_aggregates,
     lift_grouped_join,
+    lift_left_join,
     left_join_semijoin,
     two_valued_in,
 )
@@ -233,7 +236,8 @@ def canonical_form(
             :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant),
             :mod:`.single_row_groups` (drops a GROUP BY by a key),
             :mod:`.merge_aggregates` (an aggregate of aggregates),
-            :mod:`.lift_grouped_join` (aggregates pushed below a join),
+            :mod:`.lift_grouped_join` and :mod:`.lift_left_join` (aggregates pushed
+            below a join),
             :mod:`.left_join_semijoin` (a LEFT JOIN read as a match test),
             :mod:`.two_valued_in` (an IN anywhere as an EXISTS) and the copies of a
             CTE read in several places (:mod:`.inline_ctes`). Their form meets what
