@@ -379,6 +379,7 @@ CANONICAL = {
     "a GROUP BY holding the primary key: one row per group (Calcite's AggregateRemoveRule)",
     # merge_aggregates.
     "SUM of partial SUMs",
+    "COUNT(DISTINCT) vs COUNT over a finer grouping",
 }
 
 

@@ -690,6 +690,18 @@ SELECT c.customer_id, c.name, MAX(o.amount) FROM customers c JOIN orders o ON o.
 SELECT c.customer_id, COALESCE(x.n, 0), x.s FROM customers c LEFT JOIN (SELECT customer_id, COUNT(*) AS n, SUM(order_id) AS s FROM orders WHERE amount > 1 GROUP BY customer_id) x ON x.customer_id = c.customer_id;
 SELECT c.customer_id, COUNT(o.order_id), SUM(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount > 1 GROUP BY c.customer_id;
 
+# title: aggregates-over-distinct-values
+# expect: equivalent
+# method: normalized
+SELECT SUM(t.customer_id), COUNT(t.customer_id), MAX(t.customer_id) FROM (SELECT customer_id FROM orders GROUP BY customer_id) t;
+SELECT SUM(DISTINCT customer_id), COUNT(DISTINCT customer_id), MAX(customer_id) FROM orders;
+
+# title: count-over-distinct-values-per-group
+# expect: equivalent
+# method: normalized
+SELECT t.plan, COUNT(t.name) FROM (SELECT plan, name FROM customers GROUP BY plan, name) t GROUP BY t.plan;
+SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1178,3 +1190,8 @@ SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON o
 # expect: not_equivalent
 SELECT c.customer_id, COALESCE(x.n, 0) FROM customers c LEFT JOIN (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) x ON x.customer_id = c.customer_id;
 SELECT c.customer_id, COUNT(*) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id GROUP BY c.customer_id;
+
+# title: count-over-values-distinct-with-another-column
+# expect: not_equivalent
+SELECT t.plan, COUNT(t.name) FROM (SELECT plan, name, customer_id FROM customers GROUP BY plan, name, customer_id) t GROUP BY t.plan;
+SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;

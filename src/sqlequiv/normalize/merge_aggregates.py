@@ -25,6 +25,13 @@ none), so over the rows of an outer group:
   group is NULL where the count is 0, so only ``COALESCE(SUM(c), 0)`` is rewritten.
   ``COUNT(*)`` becomes the column ``1`` and is counted by ``COUNT``.
 
+A derived table that only groups (no aggregate), by one column ``k`` and the columns
+the outer query groups by, has for each outer group the distinct values of ``k``: the
+outer ``SUM``/``COUNT``/``AVG`` of ``k`` are those of ``DISTINCT k`` over the rows
+themselves, the idempotent aggregates are unchanged (Calcite's rewrite of
+``COUNT(DISTINCT x)`` as a COUNT over a GROUP BY). Keys of a floating-point type are
+left alone: -0.0 and 0.0 would be one group but which one is kept is not said.
+
 Anything else leaves the query alone: an outer aggregate with DISTINCT or
 FILTER, or of another pair of kinds (``MIN`` of ``SUM``\\ s, ``COUNT`` of
 groups); an inner one with DISTINCT or FILTER; a derived table with HAVING,
@@ -38,7 +45,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._aggregates import EXACT_NUMBERS, aggregates
+from sqlequiv.normalize._aggregates import EXACT_NUMBERS, aggregates, idempotent_argument
 from sqlequiv.normalize._util import (
     is_deterministic,
     is_simple_subquery,
@@ -61,6 +68,9 @@ _SAME_KIND = (
     exp.BitwiseAndAgg,
     exp.BitwiseOrAgg,
 )
+#: Aggregates that count each value as often as it occurs; over distinct values, DISTINCT.
+_OF_DISTINCT = (exp.Sum, exp.Count, exp.Avg)
+_FLOATS = frozenset({exp.DataType.Type.FLOAT, exp.DataType.Type.DOUBLE})
 _BRANCH_ARGS = frozenset({"expressions", "from_", "joins", "where", "group"})
 
 
@@ -105,7 +115,10 @@ def _merge(select: exp.Select) -> None:
     shape = _shape(branches)
     if shape is None:
         return
-    plan = _outer_plan(select, source.alias, shape)
+    if len(branches) == 1 and shape.grouped and not any(shape.kinds):
+        plan = _distinct_plan(select, source.alias, branches[0])
+    else:
+        plan = _outer_plan(select, source.alias, shape)
     if plan is None:
         return
     for branch in branches:
@@ -230,6 +243,55 @@ def _outer_plan(
                 return None  # an aggregate column outside an aggregate, or unknown
             if any(isinstance(a, exp.AggFunc) for a in _ancestors(column, select)):
                 return None  # a key inside an outer aggregate counts inner groups
+    return plan
+
+
+def _distinct_plan(
+    select: exp.Select, alias: str, branch: exp.Select
+) -> list[tuple[exp.Expr, exp.Expr]] | None:
+    """Aggregates of one column ``k`` of a derived table that only groups, by ``k`` and the
+    outer GROUP BY's columns: each outer group's rows are its distinct values of ``k``,
+    so ``SUM``/``COUNT``/``AVG`` of them are of DISTINCT ``k``, and the idempotent ones are
+    what they are."""
+    outer_keys = plain_group(select)
+    if select.args.get("group") is not None and outer_keys is None:
+        return None
+    grouped = set()
+    for key in outer_keys or []:
+        if not isinstance(key, exp.Column) or key.table != alias:
+            return None
+        grouped.add(key.name)
+    calls = aggregates(select)
+    if not calls:
+        return None
+    names = {p.alias_or_name for p in branch.expressions}
+    counted: set[str] = set()
+    plan: list[tuple[exp.Expr, exp.Expr]] = []
+    read: set[int] = set()
+    for call in calls:
+        column = idempotent_argument(call)
+        if column is None and isinstance(call, _OF_DISTINCT) and not call.expressions:
+            argument = call.this
+            if isinstance(argument, exp.Distinct):
+                column = argument.expressions[0] if len(argument.expressions) == 1 else None
+            else:
+                column = argument
+                plan.append((argument, exp.Distinct(expressions=[argument.copy()])))
+        if not isinstance(column, exp.Column) or column.table != alias:
+            return None
+        if isinstance(call.parent, exp.Filter) or column.name in grouped:
+            return None
+        counted.add(column.name)
+        read.add(id(column))
+    if len(counted) != 1 or names != grouped | counted:
+        return None  # the derived table's rows are not the distinct values of one column
+    for projection in branch.expressions:
+        value = projection.unalias()
+        if value.type is None or value.type.this in _FLOATS:
+            return None  # GROUP BY and DISTINCT pick a representative of -0.0 and 0.0
+    for column in own_columns(select, select.args["from_"]):
+        if column.table == alias and id(column) not in read and column.name not in grouped:
+            return None
     return plan
 
 
