@@ -702,6 +702,12 @@ SELECT SUM(DISTINCT customer_id), COUNT(DISTINCT customer_id), MAX(customer_id) 
 SELECT t.plan, COUNT(t.name) FROM (SELECT plan, name FROM customers GROUP BY plan, name) t GROUP BY t.plan;
 SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
 
+# title: order-by-either-copy-of-a-column
+# expect: equivalent
+# method: normalized
+SELECT customer_id, customer_id FROM customers ORDER BY 2 LIMIT 2;
+SELECT customer_id AS a, customer_id AS a FROM customers ORDER BY a LIMIT 2;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1195,3 +1201,8 @@ SELECT c.customer_id, COUNT(*) FROM customers c LEFT JOIN orders o ON o.customer
 # expect: not_equivalent
 SELECT t.plan, COUNT(t.name) FROM (SELECT plan, name, customer_id FROM customers GROUP BY plan, name, customer_id) t GROUP BY t.plan;
 SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
+
+# title: order-by-another-column-of-the-same-name
+# expect: not_equivalent
+SELECT customer_id AS a, name AS b FROM customers ORDER BY 2 LIMIT 1;
+SELECT customer_id AS a, name AS b FROM customers ORDER BY a LIMIT 1;

@@ -9,7 +9,9 @@ what the ordinal denotes. A key that is textually the same expression as a
 projection has the same value on every row when it is deterministic (no
 volatile function, window or subquery), so it may also become that ordinal.
 Ordinals survive the dropping of output aliases and the sorting of top-level
-columns (which remaps them). ASC/DESC and NULLS FIRST/LAST are kept. Only the
+columns (which remaps them). Of projections that are the same deterministic
+expression, an ordinal names the first (they have one value on every row), and a
+name several of them share names that value. ASC/DESC and NULLS FIRST/LAST are kept. Only the
 ORDER BY of a SELECT or set operation is touched, never one inside a window
 or an aggregate.
 """
@@ -54,14 +56,24 @@ def resolve_order_ordinals(expression: E) -> E:
         for ordered in order.expressions:
             key = ordered.this
             position = _position(key, names, texts)
+            if position is not None and texts and texts[position] is not None:
+                position = texts.index(texts[position])  # the first of equal projections
             if position is not None:
                 ordered.set("this", exp.Literal.number(position + 1))
     return expression
 
 
 def _position(key: exp.Expr, names: list[str], texts: list[str | None]) -> int | None:
+    if isinstance(key, exp.Literal) and key.is_int and not key.is_string:
+        position = int(key.name) - 1
+        return position if 0 <= position < len(names) else None
     if isinstance(key, exp.Column) and not key.table:
-        return names.index(key.name) if names.count(key.name) == 1 else None
+        if names.count(key.name) == 1:
+            return names.index(key.name)
+        same = {texts[i] for i, n in enumerate(names) if n == key.name} if texts else {None}
+        if len(same) == 1 and None not in same:  # one name for copies of one expression
+            return names.index(key.name)
+        return None
     if isinstance(key, exp.Column | exp.Func | exp.Binary | exp.Unary) and is_deterministic(key):
         text = sql_text(key)
         if text in texts:
