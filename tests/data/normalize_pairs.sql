@@ -708,6 +708,12 @@ SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
 SELECT customer_id, customer_id FROM customers ORDER BY 2 LIMIT 2;
 SELECT customer_id AS a, customer_id AS a FROM customers ORDER BY a LIMIT 2;
 
+# title: a-join-to-distinct-rows-on-all-their-columns-is-exists
+# expect: equivalent
+# method: normalized
+SELECT o.order_id FROM orders o JOIN (SELECT customer_id, plan FROM customers GROUP BY customer_id, plan) g ON g.customer_id = o.customer_id AND g.plan = 'pro';
+SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.plan = 'pro');
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1206,3 +1212,8 @@ SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
 # expect: not_equivalent
 SELECT customer_id AS a, name AS b FROM customers ORDER BY 2 LIMIT 1;
 SELECT customer_id AS a, name AS b FROM customers ORDER BY a LIMIT 1;
+
+# title: a-join-to-distinct-rows-on-some-of-their-columns
+# expect: not_equivalent
+SELECT o.order_id FROM orders o JOIN (SELECT customer_id, plan FROM customers GROUP BY customer_id, plan) g ON g.plan = 'pro';
+SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.plan = 'pro');

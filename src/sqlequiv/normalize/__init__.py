@@ -67,6 +67,7 @@ from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
 from sqlequiv.normalize.count_never_null import count_never_null
 from sqlequiv.normalize.count_star import count_star
 from sqlequiv.normalize.distinct_group_by import distinct_group_by
+from sqlequiv.normalize.distinct_join_to_exists import distinct_join_to_exists
 from sqlequiv.normalize.distinct_key_semijoin import distinct_key_semijoin
 from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
 from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
@@ -157,6 +158,7 @@ RULES: tuple[Rule, ...] = (
     except_keyed_rows,
     drop_key_distinct,
     drop_key_count_distinct,
+    distinct_join_to_exists,  # before single_row_groups drops a GROUP BY by a key
     single_row_groups,
     quantified_comparisons,
     key_join_to_exists,
@@ -207,6 +209,7 @@ _EXTENDED_ONLY = (
     lift_grouped_join,
     lift_left_join,
     left_join_semijoin,
+    distinct_join_to_exists,
     two_valued_in,
 )
 
@@ -239,6 +242,7 @@ def canonical_form(
             :mod:`.lift_grouped_join` and :mod:`.lift_left_join` (aggregates pushed
             below a join),
             :mod:`.left_join_semijoin` (a LEFT JOIN read as a match test),
+            :mod:`.distinct_join_to_exists` (a join to distinct rows as an EXISTS),
             :mod:`.two_valued_in` (an IN anywhere as an EXISTS) and the copies of a
             CTE read in several places (:mod:`.inline_ctes`). Their form meets what
             other spellings reach, but the prover pairs some queries better as written
