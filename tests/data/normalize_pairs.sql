@@ -714,6 +714,18 @@ SELECT customer_id AS a, customer_id AS a FROM customers ORDER BY a LIMIT 2;
 SELECT o.order_id FROM orders o JOIN (SELECT customer_id, plan FROM customers GROUP BY customer_id, plan) g ON g.customer_id = o.customer_id AND g.plan = 'pro';
 SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.plan = 'pro');
 
+# title: an-unread-left-join-under-distinct
+# expect: equivalent
+# method: normalized
+SELECT DISTINCT c.plan FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id;
+SELECT DISTINCT plan FROM customers;
+
+# title: an-unread-right-join-under-count-distinct
+# expect: equivalent
+# method: normalized
+SELECT c.plan, COUNT(DISTINCT c.name) FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id GROUP BY c.plan;
+SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1217,3 +1229,13 @@ SELECT customer_id AS a, name AS b FROM customers ORDER BY a LIMIT 1;
 # expect: not_equivalent
 SELECT o.order_id FROM orders o JOIN (SELECT customer_id, plan FROM customers GROUP BY customer_id, plan) g ON g.plan = 'pro';
 SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.plan = 'pro');
+
+# title: an-unread-left-join-without-distinct
+# expect: not_equivalent
+SELECT c.plan FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id;
+SELECT plan FROM customers;
+
+# title: a-left-join-read-by-the-where-under-distinct
+# expect: not_equivalent
+SELECT DISTINCT c.plan FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1;
+SELECT DISTINCT plan FROM customers;

@@ -24,6 +24,10 @@ on which rows its sources contain, not how often:
   EXISTS or an ``IN (subquery)``, or an operand of UNION, INTERSECT or EXCEPT
   without ALL (or of a UNION ALL read as a set).
 
+Such a SELECT also loses an outer join's padded side that it reads nowhere but in the
+ON: ``A LEFT JOIN B ON p`` has every row of ``A`` at least once (see
+``_drop_unread_padded_side``).
+
 A derived table of a set-consuming SELECT that only removes duplicates (DISTINCT
 over its projections, or GROUP BY whose keys are all it projects, without
 aggregates, HAVING, windows, ORDER BY or LIMIT) then has the same rows with or
@@ -44,6 +48,7 @@ from sqlequiv.normalize._util import (
     contains,
     from_items,
     is_deterministic,
+    is_inside,
     own_nodes,
     sql_text,
     truthy_args,
@@ -75,10 +80,41 @@ def set_consumed_sources(expression: E) -> E:
     for select in list(expression.find_all(exp.Select)):
         if not _reads_sources_as_sets(select):
             continue
+        _drop_unread_padded_side(select)
         for source in from_items(select):
             if isinstance(source, exp.Subquery) and isinstance(source.this, exp.Select):
                 _drop_duplicate_removal(source.this)
     return expression
+
+
+def _drop_unread_padded_side(select: exp.Select) -> None:
+    """``A LEFT JOIN B ON p`` read as a set, ``B`` read nowhere but in ``p``, is ``A``: each
+    row of ``A`` is in the join at least once (matched or padded), with the same values
+    of ``A``'s columns. Likewise ``B RIGHT JOIN A``. Only a FROM of exactly two sources."""
+    joins = select.args.get("joins") or []
+    from_ = select.args.get("from_")
+    if from_ is None or len(joins) != 1 or truthy_args(from_) != {"this"}:
+        return
+    join = joins[0]
+    side = (join.args.get("side") or "").upper()
+    if side not in ("LEFT", "RIGHT") or truthy_args(join) - {"this", "on", "side", "kind"}:
+        return
+    padded = join.this if side == "LEFT" else from_.this
+    name = padded.alias_or_name
+    if not name or any(isinstance(s, exp.Star) for s in select.expressions):
+        return
+    on = join.args.get("on")
+    for column in select.find_all(exp.Column):
+        in_on = on is not None and is_inside(column, on)
+        if column.table == name and not in_on and not is_inside(column, padded):
+            return  # read outside the ON (or by a nested query)
+    if sum(1 for n in select.find_all(exp.Table, exp.Subquery) if n.alias_or_name == name) != 1:
+        return
+    if side == "LEFT":
+        select.set("joins", None)
+    else:
+        from_.set("this", join.this)
+        select.set("joins", None)
 
 
 def _reads_sources_as_sets(select: exp.Select) -> bool:
