@@ -726,6 +726,12 @@ SELECT DISTINCT plan FROM customers;
 SELECT c.plan, COUNT(DISTINCT c.name) FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id GROUP BY c.plan;
 SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
 
+# title: an-order-key-the-where-fixes
+# expect: equivalent
+# method: normalized
+SELECT plan, name FROM customers WHERE plan = 'pro' ORDER BY plan, name LIMIT 3;
+SELECT plan, name FROM customers WHERE plan = 'pro' ORDER BY name LIMIT 3;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1239,3 +1245,8 @@ SELECT plan FROM customers;
 # expect: not_equivalent
 SELECT DISTINCT c.plan FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 1;
 SELECT DISTINCT plan FROM customers;
+
+# title: an-order-key-the-where-does-not-fix
+# expect: not_equivalent
+SELECT plan, name FROM customers WHERE plan > 'pro' ORDER BY plan, name LIMIT 3;
+SELECT plan, name FROM customers WHERE plan > 'pro' ORDER BY name LIMIT 3;

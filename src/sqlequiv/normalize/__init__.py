@@ -63,6 +63,7 @@ from sqlequiv.normalize.ascending import ascending
 from sqlequiv.normalize.canonical_aliases import canonical_aliases
 from sqlequiv.normalize.case_into_left_join import case_into_left_join
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
+from sqlequiv.normalize.constant_order_keys import constant_order_keys
 from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
 from sqlequiv.normalize.count_never_null import count_never_null
 from sqlequiv.normalize.count_star import count_star
@@ -178,6 +179,7 @@ RULES: tuple[Rule, ...] = (
     filter_to_case,
     case_into_left_join,
     exists_select_one,
+    constant_order_keys,
     resolve_order_ordinals,
     empty_results,
     # Naming phase: the order of sources, then the names derived from it.
