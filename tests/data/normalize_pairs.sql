@@ -732,6 +732,12 @@ SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
 SELECT plan, name FROM customers WHERE plan = 'pro' ORDER BY plan, name LIMIT 3;
 SELECT plan, name FROM customers WHERE plan = 'pro' ORDER BY name LIMIT 3;
 
+# title: a-first-constant-row-is-not-null-is-exists
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers c WHERE (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id LIMIT 1) IS NOT NULL;
+SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1250,3 +1256,8 @@ SELECT DISTINCT plan FROM customers;
 # expect: not_equivalent
 SELECT plan, name FROM customers WHERE plan > 'pro' ORDER BY plan, name LIMIT 3;
 SELECT plan, name FROM customers WHERE plan > 'pro' ORDER BY name LIMIT 3;
+
+# title: a-first-nullable-value-is-not-null-is-not-exists
+# expect: not_equivalent
+SELECT name FROM customers c WHERE (SELECT o.amount FROM orders o WHERE o.customer_id = c.customer_id LIMIT 1) IS NOT NULL;
+SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);

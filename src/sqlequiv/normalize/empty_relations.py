@@ -146,6 +146,8 @@ def _drop(select: exp.Select, source: exp.Subquery) -> None:
 def constant_exists(expression: E) -> E:
     """``EXISTS`` of a query whose row count the schema does not matter to, as a constant.
 
+    First, ``(SELECT 1 FROM ... LIMIT 1) IS NOT NULL`` becomes the EXISTS it spells.
+
     ``EXISTS`` of a SELECT that returns no row on any database (see
     :func:`is_empty_select`) is FALSE; ``EXISTS`` of a SELECT that aggregates without a
     GROUP BY, HAVING, QUALIFY, LIMIT or OFFSET is TRUE: such a SELECT returns one row
@@ -158,6 +160,8 @@ def constant_exists(expression: E) -> E:
         >>> constant_exists(e).sql()
         'SELECT a.x FROM a AS a'
     """
+    for test in reversed(list(expression.find_all(exp.Is))):
+        _first_row_test(test)
     for node in reversed(list(expression.find_all(exp.Exists))):
         query = node.this
         if not isinstance(query, exp.Select) or truthy_args(node) != {"this"}:
@@ -193,6 +197,32 @@ def _fold(node: exp.Expr, value: bool) -> None:
             return
         else:
             return
+
+
+def _first_row_test(test: exp.Is) -> None:
+    """``(SELECT 1 FROM ... LIMIT 1) IS [NOT] NULL`` is ``[NOT] NOT EXISTS (SELECT 1 FROM ...)``:
+    the scalar subquery is the constant when a row exists, else NULL (its LIMIT 1 keeps
+    it from having two rows)."""
+    query = test.this
+    if not isinstance(query, exp.Subquery) or not isinstance(test.expression, exp.Null):
+        return
+    select = query.this
+    if not isinstance(select, exp.Select) or truthy_args(query) != {"this"}:
+        return
+    if truthy_args(select) - {"expressions", "from_", "joins", "where", "limit"}:
+        return
+    limit = select.args.get("limit")
+    value = limit.expression if isinstance(limit, exp.Limit) else None
+    if not (isinstance(value, exp.Literal) and value.is_int and int(value.name) == 1):
+        return
+    if len(select.expressions) != 1 or aggregates(select) != []:
+        return
+    constant = select.expressions[0].unalias()
+    if not (isinstance(constant, exp.Literal | exp.Boolean)):
+        return
+    body = select.copy()
+    body.set("limit", None)
+    test.replace(exp.Not(this=exp.Exists(this=body)))
 
 
 def _one_row(select: exp.Select) -> bool:
