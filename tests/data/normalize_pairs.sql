@@ -738,6 +738,12 @@ SELECT plan, name FROM customers WHERE plan = 'pro' ORDER BY name LIMIT 3;
 SELECT name FROM customers c WHERE (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id LIMIT 1) IS NOT NULL;
 SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
 
+# title: in-a-grouped-subquery-as-a-decorrelated-left-join
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o GROUP BY o.customer_id HAVING SUM(o.amount) > 300);
+SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id FROM orders o GROUP BY o.customer_id HAVING SUM(o.amount) > 300) u ON c.customer_id = u.customer_id WHERE NOT u.customer_id IS NULL;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1261,3 +1267,13 @@ SELECT plan, name FROM customers WHERE plan > 'pro' ORDER BY name LIMIT 3;
 # expect: not_equivalent
 SELECT name FROM customers c WHERE (SELECT o.amount FROM orders o WHERE o.customer_id = c.customer_id LIMIT 1) IS NOT NULL;
 SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: in-a-grouped-subquery-of-another-column
+# expect: not_equivalent
+SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT MAX(o.order_id) FROM orders o GROUP BY o.customer_id HAVING SUM(o.amount) > 300);
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id GROUP BY o.customer_id HAVING SUM(o.amount) > 300);
+
+# title: a-left-join-to-groups-not-pinned-on-all-keys
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id, o.placed_at FROM orders o GROUP BY o.customer_id, o.placed_at) u ON c.customer_id = u.customer_id WHERE NOT u.customer_id IS NULL;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);

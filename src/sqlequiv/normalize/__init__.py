@@ -139,6 +139,7 @@ RULES: tuple[Rule, ...] = (
     unquote_identifiers,
     ascending,
     inline_ctes,
+    left_join_semijoin,  # before the joins it leaves are flattened and merged
     unnest_inner_join_trees,
     flatten_inner_joins,
     count_never_null,
@@ -163,7 +164,6 @@ RULES: tuple[Rule, ...] = (
     single_row_groups,
     quantified_comparisons,
     key_join_to_exists,
-    left_join_semijoin,
     not_in_to_not_exists,
     in_to_exists,
     two_valued_in,

@@ -12,10 +12,12 @@ subquery is TRUE exactly then too (it is never UNKNOWN). The two differ only whe
 IN is UNKNOWN and the EXISTS FALSE, which a WHERE cannot tell apart when the IN is one
 of its top-level conjuncts: the row is dropped either way. So only such a conjunct is
 rewritten (not one under NOT or OR, in a projection or an ON clause). The subquery must
-be a plain SELECT of one bare column (no GROUP BY, HAVING, aggregate, window, QUALIFY,
-ORDER BY or LIMIT, where a new WHERE conjunct would change the rows; a DISTINCT goes,
-since EXISTS does not count), ``x`` a column the subquery does not bind again, and
-``x`` and ``y`` of the same declared type (SQLite's IN and ``=`` may convert values
+be a SELECT of one bare column (no aggregate, window, QUALIFY, ORDER BY or LIMIT, where
+a new WHERE conjunct would change the rows; a DISTINCT goes, since EXISTS does not
+count); it may GROUP BY (plain keys) and have a HAVING when that column is one of the
+group keys: ``x = y`` then keeps whole groups, whose aggregates are unchanged. ``x``
+must be a column the subquery does not bind again, and ``x`` and ``y`` of the same
+declared type (SQLite's IN and ``=`` may convert values
 differently across types); ``x`` stays on the left of ``=``, as in the IN.
 """
 
@@ -29,13 +31,15 @@ from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
     in_subquery,
+    plain_group,
     same_declared_type,
+    sql_text,
     truthy_args,
 )
 
 E = TypeVar("E", bound=exp.Expr)
 
-_PLAIN = frozenset({"expressions", "from_", "joins", "where", "distinct"})
+_PLAIN = frozenset({"expressions", "from_", "joins", "where", "distinct", "group", "having"})
 
 
 def in_to_exists(expression: E) -> E:
@@ -75,6 +79,10 @@ def _exists(node: exp.In) -> exp.Expr | None:
     y = sub.expressions[0].unalias()
     if not isinstance(y, exp.Column) or not same_declared_type(x, y):
         return None
+    if sub.args.get("group") is not None or sub.args.get("having") is not None:
+        keys = plain_group(sub)
+        if keys is None or sql_text(y) not in {sql_text(k) for k in keys}:
+            return None  # y must be a group key: x = y then picks out whole groups
     filtered = sub.copy()
     filtered.set("distinct", None)
     where = filtered.args.get("where")

@@ -17,9 +17,15 @@ in tests ``t.i IS NULL`` / ``t.i IS NOT NULL`` of a column ``i`` that is a non-N
 constant: such a test is TRUE exactly when the row was padded (resp. matched), which
 is ``NOT EXISTS`` (resp. ``EXISTS``) of the rows of ``t`` for which the ON is TRUE.
 
-Only a LEFT JOIN that no later join reads is rewritten, when ``t``'s own table is named
-unlike every other source of the statement (the EXISTS reads the outer query's columns
-by name), and its conditions are deterministic.
+``t`` may also group by columns it projects, all of which the ON equates (its rows are
+then distinct on them), with a HAVING: the EXISTS keeps its GROUP BY and HAVING, the ON
+filtering the rows of the groups it picks out. A column the ON equates is never NULL
+on a matched row, so a test of it is a match test too (sqlglot's decorrelation reads
+``_u_0.k IS NOT NULL``).
+
+Only a LEFT JOIN that no later join reads is rewritten, when its conditions are
+deterministic; ``t``'s table takes a fresh name in the EXISTS, so that the outer
+columns the ON reads are not captured.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from sqlequiv.normalize._util import (
     conjuncts,
     is_deterministic,
     own_columns,
+    plain_group,
     same_declared_type,
     truthy_args,
 )
@@ -58,7 +65,7 @@ def left_join_semijoin(expression: E, *, schema: Schema) -> E:
         >>> for col in e.find_all(exp.Column):
         ...     col.type = i
         >>> left_join_semijoin(e, schema=Schema((c, o))).sql()
-        'SELECT o.id FROM o AS o WHERE NOT EXISTS(SELECT 1 FROM c AS c WHERE o.cid = c.id)'
+        'SELECT o.id FROM o AS o WHERE NOT EXISTS(SELECT 1 FROM c AS c_0 WHERE o.cid = c_0.id)'
     """
     for select in list(expression.find_all(exp.Select)):
         joins = select.args.get("joins") or []
@@ -84,44 +91,68 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
     if not isinstance(source, exp.Subquery) or on is None or not source.alias:
         return
     body = source.this
-    if not isinstance(body, exp.Select) or truthy_args(body) - {"expressions", "from_", "where"}:
+    if not isinstance(body, exp.Select):
+        return
+    if truthy_args(body) - {"expressions", "from_", "where", "group", "having"}:
+        return
+    grouped = body.args.get("group") is not None
+    keys = plain_group(body)
+    if (grouped and keys is None) or (body.args.get("having") is not None and not grouped):
         return
     table = only_table(body, schema)
     if table is None:
         return
     inner = table.alias_or_name
-    if sum(1 for s in root.find_all(exp.Table, exp.Subquery) if s.alias_or_name == inner) != 1:
+    if sum(1 for s in body.find_all(exp.Table, exp.Subquery) if s.alias_or_name == inner) != 1:
         return
     columns, flags = _projections(body, inner)
     if columns is None:
         return
     alias = source.alias
-    tests = _flag_tests(select, join, alias, flags)
-    if tests is None:
-        return
     parts = conjuncts(on)
     if not all(is_deterministic(p) for p in parts):
         return
     read = [c for p in parts for c in p.find_all(exp.Column) if c.table == alias]
     if not read or any(c.name not in columns for c in read):
         return
-    equated = [_equated(p, alias, columns) for p in parts]
-    held = [name for name in equated if name is not None]
-    if not schema.table(table.name).keyed_by(held):
+    equated = [e for e in (_equated(p, alias, columns) for p in parts) if e is not None]
+    held = [column for _, column in equated]
+    # A column the ON equates is not NULL on a matched row: a test of it is a match test.
+    tests = _flag_tests(select, join, alias, flags | {name for name, _ in equated})
+    if tests is None:
+        return
+    if keys is not None:
+        # Grouped: the rows are distinct on the group keys, all of which the ON pins.
+        if not all(isinstance(k, exp.Column) and k.table == inner and k.name in held
+                   for k in keys):  # fmt: skip
+            return
+    elif not schema.table(table.name).keyed_by(held):
         return
     if any(schema.table(table.name).column(n).collation for n in held):
         return
-    # Build the EXISTS: ON with t's columns read from the table itself.
+    # Build the EXISTS over the table under a fresh name (the ON reads the outer query's
+    # columns by name), the ON reading t's columns from the table itself.
+    taken = {i.name.lower() for i in root.find_all(exp.Identifier)}
+    fresh = next(f"{inner}_{n}" for n in range(len(taken) + 1) if f"{inner}_{n}" not in taken)
+    own = body.copy()
+    for column in own.find_all(exp.Column):
+        if column.table == inner:
+            column.set("table", exp.to_identifier(fresh))
+    moved = {name: exp.column(c.name, table=fresh) for name, c in columns.items()}
     conditions = [p.copy() for p in parts]
     for condition in conditions:
         for column in list(condition.find_all(exp.Column)):
             if column.table == alias:
-                column.replace(columns[column.name].copy())
-    where = body.args.get("where")
-    inner_where = and_all([where.this.copy() if where else None, *conditions])
-    exists = exp.Exists(
-        this=exp.select("1").from_(table.copy()).where(inner_where)
-    )
+                column.replace(moved[column.name])
+    where = own.args.get("where")
+    inner_where = and_all([where.this if where else None, *conditions])
+    renamed_table = table.copy()
+    renamed_table.set("alias", exp.TableAlias(this=exp.to_identifier(fresh)))
+    query = exp.select("1").from_(renamed_table).where(inner_where)
+    for clause in ("group", "having"):  # a row filter on the group keys commutes with them
+        if own.args.get(clause) is not None:
+            query.set(clause, own.args[clause])
+    exists = exp.Exists(this=query)
     select.set("joins", (select.args.get("joins") or [])[:-1] or None)
     for test, negated in tests:
         test.replace(exists.copy() if not negated else exp.Not(this=exists.copy()))
@@ -173,9 +204,11 @@ def _flag_tests(
     return tests
 
 
-def _equated(condition: exp.Expr, alias: str, columns: dict[str, exp.Column]) -> str | None:
-    """The table column a conjunct ``x = t.c`` equates ``t.c`` with (``x`` reading no ``t``
-    column, both of one declared type), by the name of ``t.c``'s own column."""
+def _equated(
+    condition: exp.Expr, alias: str, columns: dict[str, exp.Column]
+) -> tuple[str, str] | None:
+    """For a conjunct ``x = t.c`` (``x`` reading no ``t`` column, both of one declared
+    type): the name of ``t.c`` and of the table column it projects."""
     if not isinstance(condition, exp.EQ):
         return None
     for mine, other in ((condition.this, condition.expression),
@@ -186,7 +219,6 @@ def _equated(condition: exp.Expr, alias: str, columns: dict[str, exp.Column]) ->
             other
         ):
             continue
-        if same_declared_type(mine, other):
-            return columns[mine.name].name
+        if same_declared_type(mine, other.unnest()):
+            return mine.name, columns[mine.name].name
     return None
-
