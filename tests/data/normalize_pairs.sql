@@ -744,6 +744,12 @@ SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.custom
 SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o GROUP BY o.customer_id HAVING SUM(o.amount) > 300);
 SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id FROM orders o GROUP BY o.customer_id HAVING SUM(o.amount) > 300) u ON c.customer_id = u.customer_id WHERE NOT u.customer_id IS NULL;
 
+# title: a-decorrelated-scalar-aggregate
+# expect: equivalent
+# method: normalized
+SELECT o.order_id FROM orders o WHERE o.amount > (SELECT 0.5 * AVG(x.amount) FROM orders x WHERE x.customer_id = o.customer_id);
+SELECT o.order_id FROM orders o LEFT JOIN (SELECT 0.5 * AVG(x.amount) AS v, x.customer_id AS k FROM orders x WHERE TRUE GROUP BY x.customer_id) u ON u.k = o.customer_id WHERE o.amount > u.v;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1277,3 +1283,13 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust
 # expect: not_equivalent
 SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id, o.placed_at FROM orders o GROUP BY o.customer_id, o.placed_at) u ON c.customer_id = u.customer_id WHERE NOT u.customer_id IS NULL;
 SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: a-decorrelated-scalar-count
+# expect: not_equivalent
+SELECT o.order_id, (SELECT COUNT(*) FROM orders x WHERE x.customer_id = o.customer_id) FROM orders o;
+SELECT o.order_id, u.n FROM orders o LEFT JOIN (SELECT COUNT(*) AS n, x.customer_id AS k FROM orders x GROUP BY x.customer_id) u ON u.k = o.customer_id;
+
+# title: a-decorrelated-scalar-with-a-default
+# expect: not_equivalent
+SELECT c.customer_id, (SELECT COALESCE(SUM(x.amount), 0) FROM orders x WHERE x.customer_id = c.customer_id) FROM customers c;
+SELECT c.customer_id, u.v FROM customers c LEFT JOIN (SELECT COALESCE(SUM(x.amount), 0) AS v, x.customer_id AS k FROM orders x GROUP BY x.customer_id) u ON u.k = c.customer_id;

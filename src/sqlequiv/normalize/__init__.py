@@ -91,6 +91,7 @@ from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
 from sqlequiv.normalize.left_join_semijoin import left_join_semijoin
+from sqlequiv.normalize.left_join_to_scalar import left_join_to_scalar
 from sqlequiv.normalize.lift_grouped_join import lift_grouped_join
 from sqlequiv.normalize.lift_left_join import lift_left_join
 from sqlequiv.normalize.merge_aggregates import merge_aggregates
@@ -140,6 +141,7 @@ RULES: tuple[Rule, ...] = (
     ascending,
     inline_ctes,
     left_join_semijoin,  # before the joins it leaves are flattened and merged
+    left_join_to_scalar,
     unnest_inner_join_trees,
     flatten_inner_joins,
     count_never_null,
@@ -211,6 +213,7 @@ _EXTENDED_ONLY = (
     lift_grouped_join,
     lift_left_join,
     left_join_semijoin,
+    left_join_to_scalar,
     distinct_join_to_exists,
     two_valued_in,
 )
@@ -244,6 +247,7 @@ def canonical_form(
             :mod:`.lift_grouped_join` and :mod:`.lift_left_join` (aggregates pushed
             below a join),
             :mod:`.left_join_semijoin` (a LEFT JOIN read as a match test),
+            :mod:`.left_join_to_scalar` (a LEFT JOIN to per-key aggregates),
             :mod:`.distinct_join_to_exists` (a join to distinct rows as an EXISTS),
             :mod:`.two_valued_in` (an IN anywhere as an EXISTS) and the copies of a
             CTE read in several places (:mod:`.inline_ctes`). Their form meets what
