@@ -750,6 +750,12 @@ SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id FROM orders o GRO
 SELECT o.order_id FROM orders o WHERE o.amount > (SELECT 0.5 * AVG(x.amount) FROM orders x WHERE x.customer_id = o.customer_id);
 SELECT o.order_id FROM orders o LEFT JOIN (SELECT 0.5 * AVG(x.amount) AS v, x.customer_id AS k FROM orders x WHERE TRUE GROUP BY x.customer_id) u ON u.k = o.customer_id WHERE o.amount > u.v;
 
+# title: a-group-by-inside-exists
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers c WHERE NOT EXISTS (SELECT o.customer_id FROM orders o WHERE o.customer_id = c.customer_id GROUP BY o.customer_id);
+SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1293,3 +1299,8 @@ SELECT o.order_id, u.n FROM orders o LEFT JOIN (SELECT COUNT(*) AS n, x.customer
 # expect: not_equivalent
 SELECT c.customer_id, (SELECT COALESCE(SUM(x.amount), 0) FROM orders x WHERE x.customer_id = c.customer_id) FROM customers c;
 SELECT c.customer_id, u.v FROM customers c LEFT JOIN (SELECT COALESCE(SUM(x.amount), 0) AS v, x.customer_id AS k FROM orders x GROUP BY x.customer_id) u ON u.k = c.customer_id;
+
+# title: a-rollup-inside-exists
+# expect: not_equivalent
+SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id GROUP BY ROLLUP (o.customer_id));
+SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);

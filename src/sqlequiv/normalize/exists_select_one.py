@@ -8,6 +8,10 @@ and a window or volatile function (kept for simplicity). DISTINCT does not
 change whether the result is empty either, so it is dropped. The subquery
 must not have ORDER BY, LIMIT or OFFSET, which could refer to the projections
 or change the row count.
+
+A plain GROUP BY without HAVING goes too: it makes a group, and so a row, exactly where
+there is a row (ROLLUP, CUBE, GROUPING SETS and ``GROUP BY ()`` are kept: their grand
+total is a row over none).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, truthy_args
+from sqlequiv.normalize._util import contains, plain_group, truthy_args
 from sqlequiv.policy import is_volatile
 
 E = TypeVar("E", bound=exp.Expr)
@@ -49,4 +53,6 @@ def exists_select_one(expression: E) -> E:
             continue
         query.set("distinct", None)
         query.set("expressions", [exp.Literal.number(1)])
+        if query.args.get("having") is None and plain_group(query) is not None:
+            query.set("group", None)
     return expression
