@@ -380,6 +380,8 @@ CANONICAL = {
     # merge_aggregates.
     "SUM of partial SUMs",
     "COUNT(DISTINCT) vs COUNT over a finer grouping",
+    # left_join_semijoin.
+    "a LEFT JOIN read only by IS NOT NULL is EXISTS",
 }
 
 

@@ -756,6 +756,12 @@ SELECT o.order_id FROM orders o LEFT JOIN (SELECT 0.5 * AVG(x.amount) AS v, x.cu
 SELECT name FROM customers c WHERE NOT EXISTS (SELECT o.customer_id FROM orders o WHERE o.customer_id = c.customer_id GROUP BY o.customer_id);
 SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
 
+# title: two-decorrelated-left-joins
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o GROUP BY o.customer_id) AND c.customer_id > (SELECT MIN(x.order_id) FROM orders x WHERE x.customer_id = c.customer_id);
+SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id FROM orders o GROUP BY o.customer_id) u0 ON c.customer_id = u0.customer_id LEFT JOIN (SELECT MIN(x.order_id) AS m, x.customer_id AS k FROM orders x GROUP BY x.customer_id) u1 ON u1.k = c.customer_id WHERE NOT u0.customer_id IS NULL AND c.customer_id > u1.m;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------

@@ -140,8 +140,8 @@ RULES: tuple[Rule, ...] = (
     unquote_identifiers,
     ascending,
     inline_ctes,
-    left_join_semijoin,  # before the joins it leaves are flattened and merged
-    left_join_to_scalar,
+    left_join_to_scalar,  # these two before the joins they leave are flattened and merged
+    left_join_semijoin,
     unnest_inner_join_trees,
     flatten_inner_joins,
     count_never_null,

@@ -17,15 +17,17 @@ in tests ``t.i IS NULL`` / ``t.i IS NOT NULL`` of a column ``i`` that is a non-N
 constant: such a test is TRUE exactly when the row was padded (resp. matched), which
 is ``NOT EXISTS`` (resp. ``EXISTS``) of the rows of ``t`` for which the ON is TRUE.
 
-``t`` may also group by columns it projects, all of which the ON equates (its rows are
-then distinct on them), with a HAVING: the EXISTS keeps its GROUP BY and HAVING, the ON
-filtering the rows of the groups it picks out. A column the ON equates is never NULL
+``t`` may also group by columns it projects, or be DISTINCT, all of those columns
+being equated by the ON (its rows are then distinct on them), with a HAVING: the EXISTS
+keeps its GROUP BY and HAVING (a DISTINCT does not matter to it), the ON filtering the
+rows of the groups it picks out. A column the ON equates is never NULL
 on a matched row, so a test of it is a match test too (sqlglot's decorrelation reads
 ``_u_0.k IS NOT NULL``).
 
-Only a LEFT JOIN that no later join reads is rewritten, when its conditions are
-deterministic; ``t``'s table takes a fresh name in the EXISTS, so that the outer
-columns the ON reads are not captured.
+A LEFT JOIN anywhere in the FROM may go: it keeps each row of the sources before it
+once, so the joins after it see the same rows (a test of ``t`` in their ON is rewritten
+like any other). Its conditions must be deterministic; ``t``'s table takes a fresh
+name in the EXISTS, so that the outer columns the ON reads are not captured.
 """
 
 from __future__ import annotations
@@ -67,21 +69,19 @@ def left_join_semijoin(expression: E, *, schema: Schema) -> E:
         >>> left_join_semijoin(e, schema=Schema((c, o))).sql()
         'SELECT o.id FROM o AS o WHERE NOT EXISTS(SELECT 1 FROM c AS c_0 WHERE o.cid = c_0.id)'
     """
-    for select in list(expression.find_all(exp.Select)):
-        joins = select.args.get("joins") or []
-        if not joins:
-            continue
-        join = joins[-1]
-        if (join.args.get("side") or "").upper() != "LEFT" or truthy_args(join) - {
-            "this",
-            "on",
-            "side",
-            "kind",
-        }:
-            continue
-        if (join.args.get("kind") or "").upper() not in ("", "OUTER"):
-            continue
-        _rewrite(expression, select, join, schema)
+    # Innermost first: a LEFT JOIN inside the derived table of another is rewritten first.
+    for select in reversed(list(expression.find_all(exp.Select))):
+        for join in reversed(list(select.args.get("joins") or [])):
+            if (join.args.get("side") or "").upper() != "LEFT" or truthy_args(join) - {
+                "this",
+                "on",
+                "side",
+                "kind",
+            }:
+                continue
+            if (join.args.get("kind") or "").upper() not in ("", "OUTER"):
+                continue
+            _rewrite(expression, select, join, schema)
     return expression
 
 
@@ -93,10 +93,15 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
     body = source.this
     if not isinstance(body, exp.Select):
         return
-    if truthy_args(body) - {"expressions", "from_", "where", "group", "having"}:
+    if truthy_args(body) - {"expressions", "from_", "where", "group", "having", "distinct"}:
         return
+    distinct = body.args.get("distinct")
+    if distinct is not None and (truthy_args(distinct) or body.args.get("group") is not None):
+        return  # DISTINCT ON, or both
     grouped = body.args.get("group") is not None
     keys = plain_group(body)
+    if distinct is not None:
+        keys = [p.unalias() for p in body.expressions]  # distinct on all it projects
     if (grouped and keys is None) or (body.args.get("having") is not None and not grouped):
         return
     table = only_table(body, schema)
@@ -153,7 +158,7 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
         if own.args.get(clause) is not None:
             query.set(clause, own.args[clause])
     exists = exp.Exists(this=query)
-    select.set("joins", (select.args.get("joins") or [])[:-1] or None)
+    select.set("joins", [j for j in select.args.get("joins") or [] if j is not join] or None)
     for test, negated in tests:
         test.replace(exists.copy() if not negated else exp.Not(this=exists.copy()))
 

@@ -14,8 +14,9 @@ subquery ``(SELECT v FROM X WHERE <u's WHERE> AND k = e)`` computes ``v`` over e
 those rows, as one aggregate row, which is NULL over no row provided ``v`` is: ``v``
 is built of SUM, AVG, MIN or MAX (NULL over no row; not COUNT, which is 0) with
 constants and arithmetic, which is NULL when an operand is. ``u`` must be read nowhere
-else (not its keys, nor in a nested query); the join is the FROM's last, and ``X``
-takes a fresh name in each subquery, so that the outer columns are not captured.
+else (not its keys, nor in a nested query). The join may be anywhere in the FROM: it
+keeps each row before it once, and a read of ``u.v`` in a later ON becomes the same
+subquery. ``X`` takes a fresh name in each subquery, so that the outer columns are not captured.
 """
 
 from __future__ import annotations
@@ -61,10 +62,11 @@ def left_join_to_scalar(expression: E) -> E:
 
 
 def _rewrite(root: exp.Expr, select: exp.Select) -> None:
-    joins = select.args.get("joins") or []
-    if not joins:
-        return
-    join = joins[-1]
+    for join in reversed(list(select.args.get("joins") or [])):
+        _rewrite_join(root, select, join)
+
+
+def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
     if (join.args.get("side") or "").upper() != "LEFT" or truthy_args(join) - {
         "this",
         "on",
@@ -118,7 +120,7 @@ def _rewrite(root: exp.Expr, select: exp.Select) -> None:
         return  # read by a nested query
     taken = {i.name.lower() for i in root.find_all(exp.Identifier)}
     fresh = next(f"{inner}_{n}" for n in range(len(taken) + 1) if f"{inner}_{n}" not in taken)
-    select.set("joins", joins[:-1] or None)
+    select.set("joins", [j for j in select.args.get("joins") or [] if j is not join] or None)
     for column in outside:
         column.replace(_scalar(body, values[column.name], pinned, key_of, inner, fresh))
 
