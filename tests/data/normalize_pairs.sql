@@ -762,6 +762,12 @@ SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.cu
 SELECT c.name FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o GROUP BY o.customer_id) AND c.customer_id > (SELECT MIN(x.order_id) FROM orders x WHERE x.customer_id = c.customer_id);
 SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id FROM orders o GROUP BY o.customer_id) u0 ON c.customer_id = u0.customer_id LEFT JOIN (SELECT MIN(x.order_id) AS m, x.customer_id AS k FROM orders x GROUP BY x.customer_id) u1 ON u1.k = c.customer_id WHERE NOT u0.customer_id IS NULL AND c.customer_id > u1.m;
 
+# title: integer-literals-folded
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE customer_id = 1998 + 1 OR customer_id = (2 - 5) * 3;
+SELECT name FROM customers WHERE customer_id = 1999 OR customer_id = -9;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1310,3 +1316,8 @@ SELECT c.customer_id, u.v FROM customers c LEFT JOIN (SELECT COALESCE(SUM(x.amou
 # expect: not_equivalent
 SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id GROUP BY ROLLUP (o.customer_id));
 SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: integer-literals-divided-are-not-folded-as-integers
+# expect: not_equivalent
+SELECT customer_id + 7 / 2 FROM customers;
+SELECT customer_id + 3 FROM customers;

@@ -84,6 +84,7 @@ from sqlequiv.normalize.expand_between import expand_between
 from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_exists import flatten_exists
 from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins, unnest_inner_join_trees
+from sqlequiv.normalize.fold_integer_literals import fold_integer_literals
 from sqlequiv.normalize.foreign_key_joins import foreign_key_joins
 from sqlequiv.normalize.having_to_where import having_to_where
 from sqlequiv.normalize.in_to_exists import in_to_exists
@@ -139,6 +140,7 @@ RULES: tuple[Rule, ...] = (
     # Structural phase: change the shape of the query.
     unquote_identifiers,
     ascending,
+    fold_integer_literals,
     inline_ctes,
     left_join_to_scalar,  # these two before the joins they leave are flattened and merged
     left_join_semijoin,
