@@ -11,10 +11,12 @@ sound; when a rule is unsure it leaves the tree alone, and the pair simply
 goes on to the later stages. "Every database" means every database that
 satisfies the schema's declared constraints: only ``drop_key_distinct``,
 ``drop_key_count_distinct``, ``intersect_same_table``, ``except_keyed_rows``,
-``key_join_to_exists``, ``merge_ranked_tables`` and ``top_rows_limit`` rely on them
-(on primary and unique keys), ``not_in_to_not_exists`` and ``count_distinct_rows``
-(on NOT NULL), ``distinct_key_semijoin`` (on NOT NULL keys) and ``foreign_key_joins``
-(on foreign keys).
+``key_join_to_exists``, ``merge_ranked_tables``, ``top_rows_limit``,
+``single_row_groups``, ``left_join_semijoin``, ``lift_grouped_join`` (a kept table)
+and ``lift_left_join`` rely on them (on primary and unique keys),
+``not_in_to_not_exists``, ``two_valued_in`` and ``count_distinct_rows`` (on NOT
+NULL), ``distinct_key_semijoin`` (on NOT NULL keys) and ``foreign_key_joins`` (on
+foreign keys).
 
 The rules run in order, in three phases. Structural rules first (inline
 CTEs, flatten inner joins, merge derived tables, expand BETWEEN, push NOT,
