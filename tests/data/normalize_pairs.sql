@@ -1321,3 +1321,13 @@ SELECT name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.cu
 # expect: not_equivalent
 SELECT customer_id + 7 / 2 FROM customers;
 SELECT customer_id + 3 FROM customers;
+
+# title: count-over-a-grouping-by-an-unprojected-key
+# expect: not_equivalent
+SELECT t.plan, COUNT(t.name) FROM (SELECT plan, name FROM customers GROUP BY plan, name, customer_id) t GROUP BY t.plan;
+SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
+
+# title: pushed-aggregates-beside-groups-with-an-unprojected-key
+# expect: not_equivalent
+SELECT t.customer_id, SUM(o.order_id) FROM orders o JOIN (SELECT customer_id FROM customers GROUP BY customer_id, name) t ON o.customer_id = t.customer_id GROUP BY o.customer_id, t.customer_id;
+SELECT t2.customer_id, t1.s FROM (SELECT customer_id, SUM(order_id) AS s FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id FROM customers GROUP BY customer_id, name) t2 ON t1.customer_id = t2.customer_id;

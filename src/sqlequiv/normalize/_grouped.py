@@ -34,7 +34,14 @@ class Side:
 
     @property
     def key_only(self) -> bool:
-        return not self.aggregates
+        """Whether the side's rows are distinct on what it projects: no aggregate, and (for
+        a derived table) every GROUP BY key projected. Only such a side may be kept."""
+        if self.aggregates:
+            return False
+        if not self.liftable:
+            return True  # a keyed table of the schema
+        grouped = {key.sql() for key in plain_group(self.body) or []}
+        return grouped <= {key.sql() for key in self.keys.values()}
 
 
 def grouped_side(source: exp.Expr, root: exp.Expr) -> Side | None:

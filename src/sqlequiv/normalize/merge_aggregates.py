@@ -285,6 +285,9 @@ def _distinct_plan(
         read.add(id(column))
     if len(counted) != 1 or names != grouped | counted:
         return None  # the derived table's rows are not the distinct values of one column
+    keys = {key.sql() for key in plain_group(branch) or []}
+    if keys != {p.unalias().sql() for p in branch.expressions}:
+        return None  # a GROUP BY key it does not project repeats the values
     for projection in branch.expressions:
         value = projection.unalias()
         if value.type is None or value.type.this in _FLOATS:
