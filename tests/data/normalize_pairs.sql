@@ -1331,3 +1331,13 @@ SELECT plan, COUNT(DISTINCT name) FROM customers GROUP BY plan;
 # expect: not_equivalent
 SELECT t.customer_id, SUM(o.order_id) FROM orders o JOIN (SELECT customer_id FROM customers GROUP BY customer_id, name) t ON o.customer_id = t.customer_id GROUP BY o.customer_id, t.customer_id;
 SELECT t2.customer_id, t1.s FROM (SELECT customer_id, SUM(order_id) AS s FROM orders GROUP BY customer_id) t1 JOIN (SELECT customer_id FROM customers GROUP BY customer_id, name) t2 ON t1.customer_id = t2.customer_id;
+
+# title: an-unread-left-anti-join-under-distinct
+# expect: not_equivalent
+SELECT DISTINCT c.plan FROM customers c LEFT ANTI JOIN orders o ON o.customer_id = c.customer_id;
+SELECT DISTINCT plan FROM customers;
+
+# title: a-left-semi-join-to-an-empty-side
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT SEMI JOIN (SELECT * FROM orders WHERE FALSE) t ON t.customer_id = c.customer_id;
+SELECT name FROM customers;

@@ -108,6 +108,7 @@ from sqlequiv.normalize.push_not import push_not
 from sqlequiv.normalize.quantified_comparisons import quantified_comparisons
 from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
 from sqlequiv.normalize.scalar_derived_tables import scalar_derived_tables
+from sqlequiv.normalize.semi_join_sides import semi_join_sides
 from sqlequiv.normalize.set_consumed_sources import set_consumed_sources
 from sqlequiv.normalize.single_row_groups import single_row_groups
 from sqlequiv.normalize.sort_connectives import sort_connectives
@@ -141,6 +142,7 @@ Rule = Callable[..., exp.Expr]
 RULES: tuple[Rule, ...] = (
     # Structural phase: change the shape of the query.
     unquote_identifiers,
+    semi_join_sides,
     ascending,
     fold_integer_literals,
     inline_ctes,

@@ -307,6 +307,17 @@ def is_simple_source(node: exp.Expr) -> bool:
     return is_simple_table(node) or is_simple_subquery(node)
 
 
+def outer_join_side(join: exp.Join) -> str | None:
+    """``"LEFT"``, ``"RIGHT"`` or ``"FULL"`` for a plain outer join (``[OUTER]``, an ON or
+    none, no USING, NATURAL or lateral); None for anything else, inner joins and
+    ``LEFT SEMI``/``LEFT ANTI`` joins included (sqlglot reads those with a LEFT side)."""
+    if truthy_args(join) - {"this", "on", "side", "kind"}:
+        return None
+    side = (join.args.get("side") or "").upper()
+    kind = (join.args.get("kind") or "").upper()
+    return side if side in ("LEFT", "RIGHT", "FULL") and kind in ("", "OUTER") else None
+
+
 def is_inner_join(join: exp.Join) -> bool:
     """An inner, cross or comma join with a plain source and no USING/NATURAL."""
     return (

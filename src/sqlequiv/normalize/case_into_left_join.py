@@ -45,6 +45,7 @@ from sqlequiv.normalize._util import (
     is_deterministic,
     is_simple_table,
     one_branch_case,
+    outer_join_side,
     own_nodes,
     source_alias,
     sql_text,
@@ -120,10 +121,11 @@ def _move(select: exp.Select) -> None:
 
 def _plain_left_join(join: exp.Join) -> bool:
     """``LEFT [OUTER] JOIN table AS b ON condition``, nothing more."""
-    if truthy_args(join) - {"this", "on", "side", "kind"} or not join.args.get("on"):
-        return False
-    side, kind = (join.args.get(k) or "" for k in ("side", "kind"))
-    return side.upper() == "LEFT" and kind.upper() in ("", "OUTER") and is_simple_table(join.this)
+    return (
+        outer_join_side(join) == "LEFT"
+        and bool(join.args.get("on"))
+        and is_simple_table(join.this)
+    )
 
 
 def _case_of(aggregate: exp.AggFunc, b: str) -> tuple[exp.Expr, exp.Column] | None:

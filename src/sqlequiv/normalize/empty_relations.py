@@ -30,6 +30,7 @@ from sqlglot import exp
 from sqlequiv.normalize._aggregates import aggregates
 from sqlequiv.normalize._util import (
     conjuncts,
+    outer_join_side,
     own_columns,
     plain_group,
     remove_source,
@@ -60,7 +61,7 @@ def empty_outer_sides(expression: E) -> E:
         if any(truthy_args(j) - {"this", "on", "side", "kind"} for j in joins):
             continue  # USING, NATURAL, lateral...
         for index, join in enumerate(joins):
-            side = (join.args.get("side") or "").upper()
+            side = outer_join_side(join)
             if side in ("LEFT", "FULL") and _empty(join.this):
                 _drop(select, join.this)
                 break

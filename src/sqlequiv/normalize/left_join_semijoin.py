@@ -41,6 +41,7 @@ from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
     is_deterministic,
+    outer_join_side,
     own_columns,
     plain_group,
     same_declared_type,
@@ -72,16 +73,8 @@ def left_join_semijoin(expression: E, *, schema: Schema) -> E:
     # Innermost first: a LEFT JOIN inside the derived table of another is rewritten first.
     for select in reversed(list(expression.find_all(exp.Select))):
         for join in reversed(list(select.args.get("joins") or [])):
-            if (join.args.get("side") or "").upper() != "LEFT" or truthy_args(join) - {
-                "this",
-                "on",
-                "side",
-                "kind",
-            }:
-                continue
-            if (join.args.get("kind") or "").upper() not in ("", "OUTER"):
-                continue
-            _rewrite(expression, select, join, schema)
+            if outer_join_side(join) == "LEFT":
+                _rewrite(expression, select, join, schema)
     return expression
 
 

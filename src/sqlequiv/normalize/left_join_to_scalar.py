@@ -31,6 +31,7 @@ from sqlequiv.normalize._util import (
     is_deterministic,
     is_inside,
     is_simple_table,
+    outer_join_side,
     plain_group,
     same_declared_type,
     truthy_args,
@@ -67,12 +68,7 @@ def _rewrite(root: exp.Expr, select: exp.Select) -> None:
 
 
 def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
-    if (join.args.get("side") or "").upper() != "LEFT" or truthy_args(join) - {
-        "this",
-        "on",
-        "side",
-        "kind",
-    }:
+    if outer_join_side(join) != "LEFT":
         return
     source, on = join.this, join.args.get("on")
     if not isinstance(source, exp.Subquery) or on is None or truthy_args(source) != {

@@ -37,6 +37,7 @@ from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
     is_inside,
+    outer_join_side,
     own_columns,
     plain_group,
     truthy_args,
@@ -78,12 +79,7 @@ def _lift(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
     if from_ is None or len(joins) != 1 or truthy_args(from_) != {"this"}:
         return
     join = joins[0]
-    if (join.args.get("side") or "").upper() != "LEFT" or truthy_args(join) - {
-        "this",
-        "on",
-        "side",
-        "kind",
-    }:
+    if outer_join_side(join) != "LEFT":
         return
     kept = kept_table(from_.this, select, schema)
     side = grouped_side(join.this, root)

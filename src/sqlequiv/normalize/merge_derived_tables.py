@@ -40,6 +40,7 @@ from sqlequiv.normalize._util import (
     is_simple_source,
     is_simple_subquery,
     named_projections,
+    outer_join_side,
     own_columns,
     rename_sources_apart,
     scopes,
@@ -121,12 +122,7 @@ def _merge_one(root: exp.Expr) -> bool:
 
 
 def _is_left_join(join: exp.Join) -> bool:
-    return (
-        truthy_args(join) <= {"this", "on", "side", "kind"}
-        and (join.args.get("side") or "").upper() == "LEFT"
-        and (join.args.get("kind") or "").upper() in ("", "OUTER")
-        and is_simple_source(join.this)
-    )
+    return outer_join_side(join) == "LEFT" and is_simple_source(join.this)
 
 
 def _try_merge(

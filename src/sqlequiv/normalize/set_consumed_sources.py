@@ -49,6 +49,7 @@ from sqlequiv.normalize._util import (
     from_items,
     is_deterministic,
     is_inside,
+    outer_join_side,
     own_nodes,
     sql_text,
     truthy_args,
@@ -96,8 +97,8 @@ def _drop_unread_padded_side(select: exp.Select) -> None:
     if from_ is None or len(joins) != 1 or truthy_args(from_) != {"this"}:
         return
     join = joins[0]
-    side = (join.args.get("side") or "").upper()
-    if side not in ("LEFT", "RIGHT") or truthy_args(join) - {"this", "on", "side", "kind"}:
+    side = outer_join_side(join)
+    if side not in ("LEFT", "RIGHT"):
         return
     padded = join.this if side == "LEFT" else from_.this
     name = padded.alias_or_name
