@@ -8,6 +8,7 @@ is unclear they say no, and the rule leaves the node alone.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
@@ -92,6 +93,8 @@ _EXACT_NUMERIC = frozenset(
 _TEXT = frozenset({_T.VARCHAR, _T.TEXT, _T.CHAR, _T.NVARCHAR, _T.NCHAR})
 _TEMPORAL = frozenset({_T.DATE, _T.TIMESTAMP, _T.TIMESTAMPNTZ, _T.DATETIME})
 _FLOAT = frozenset({_T.FLOAT, _T.DOUBLE})
+#: The floating-point types, whose -0.0/0.0 and NaN make equality and grouping delicate.
+FLOAT_TYPES = _FLOAT
 
 
 def same_exact_family(*nodes: exp.Expr) -> bool:
@@ -476,6 +479,13 @@ def own_nodes(select: exp.Select, kind: type[N], skip: exp.Expr | None = None) -
             continue
         stack.extend(node.iter_expressions())
     return found
+
+
+def fresh_name(root: exp.Expr, base: str) -> str:
+    """``base_0``, ``base_1``, ...: the first that no identifier of ``root`` spells (in
+    any case: an unquoted name matches whatever its case)."""
+    taken = {identifier.name.lower() for identifier in root.find_all(exp.Identifier)}
+    return next(f"{base}_{n}" for n in itertools.count() if f"{base}_{n}".lower() not in taken)
 
 
 def rename_sources_apart(root: exp.Expr, inner_scope: Scope) -> None:

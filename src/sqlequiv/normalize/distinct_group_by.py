@@ -23,6 +23,7 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._util import (
+    FLOAT_TYPES,
     contains,
     is_deterministic,
     is_integer_literal,
@@ -32,7 +33,6 @@ from sqlequiv.normalize._util import (
 
 E = TypeVar("E", bound=exp.Expr)
 
-_FLOATS = frozenset({exp.DataType.Type.FLOAT, exp.DataType.Type.DOUBLE})
 
 
 def distinct_group_by(expression: E) -> E:
@@ -74,7 +74,7 @@ def distinct_group_by(expression: E) -> E:
 def _plain_key(key: exp.Expr) -> bool:
     if is_integer_literal(key) or not is_deterministic(key):
         return False
-    return key.type is not None and key.type.this not in _FLOATS and not key.is_type("unknown")
+    return key.type is not None and key.type.this not in FLOAT_TYPES and not key.is_type("unknown")
 
 
 def _aggregates(select: exp.Select) -> bool:

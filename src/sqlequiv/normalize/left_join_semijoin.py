@@ -40,6 +40,7 @@ from sqlequiv.normalize._keys import only_table
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
+    fresh_name,
     is_deterministic,
     outer_join_side,
     own_columns,
@@ -130,8 +131,7 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
         return
     # Build the EXISTS over the table under a fresh name (the ON reads the outer query's
     # columns by name), the ON reading t's columns from the table itself.
-    taken = {i.name.lower() for i in root.find_all(exp.Identifier)}
-    fresh = next(f"{inner}_{n}" for n in range(len(taken) + 1) if f"{inner}_{n}" not in taken)
+    fresh = fresh_name(root, inner)
     own = body.copy()
     for column in own.find_all(exp.Column):
         if column.table == inner:

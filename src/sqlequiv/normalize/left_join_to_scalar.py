@@ -28,6 +28,7 @@ from sqlglot import exp
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
+    fresh_name,
     is_deterministic,
     is_inside,
     is_simple_table,
@@ -114,8 +115,7 @@ def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
         return
     if any(c.find_ancestor(exp.Select) is not select for c in outside):
         return  # read by a nested query
-    taken = {i.name.lower() for i in root.find_all(exp.Identifier)}
-    fresh = next(f"{inner}_{n}" for n in range(len(taken) + 1) if f"{inner}_{n}" not in taken)
+    fresh = fresh_name(root, inner)
     select.set("joins", [j for j in select.args.get("joins") or [] if j is not join] or None)
     for column in outside:
         column.replace(_scalar(body, values[column.name], pinned, key_of, inner, fresh))

@@ -49,6 +49,8 @@ from sqlequiv.normalize._grouped import Side, grouped_side, kept_table, lifted_c
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
+    fresh_name,
+    is_inside,
     own_columns,
     plain_group,
     sql_text,
@@ -136,8 +138,7 @@ def _lift_below(
     from_ = select.args["from_"]
     if any(id(c) not in inside for c in own_columns(select, from_) if not _in_from(c, select)):
         return False  # a column outside the aggregates
-    taken = {i.name.lower() for i in root.find_all(exp.Identifier)}
-    alias = next(f"_lift{n}" for n in range(len(taken) + 1) if f"_lift{n}" not in taken)
+    alias = fresh_name(root, "_lift")
     names = [f"a{n}" for n in range(len(calls))]
     inner = exp.Select(
         expressions=[exp.alias_(c.this.copy(), n) for c, n in zip(calls, names, strict=True)]
@@ -241,10 +242,8 @@ def _product(product: exp.Mul, sides: dict[str, Side]) -> tuple[exp.Column, exp.
 
 def _in_condition(column: exp.Column, select: exp.Select, join: exp.Join) -> bool:
     where = select.args.get("where")
-    return any(
-        node is not None and any(column is c for c in node.find_all(exp.Column))
-        for node in (join.args.get("on"), where)
-    )
+    conditions = (join.args.get("on"), where)
+    return any(node is not None and is_inside(column, node) for node in conditions)
 
 
 def _into_table(select: exp.Select, side: Side) -> None:

@@ -47,6 +47,7 @@ from sqlglot import exp
 
 from sqlequiv.normalize._aggregates import EXACT_NUMBERS, aggregates, idempotent_argument
 from sqlequiv.normalize._util import (
+    FLOAT_TYPES,
     is_deterministic,
     is_simple_subquery,
     own_columns,
@@ -70,7 +71,6 @@ _SAME_KIND = (
 )
 #: Aggregates that count each value as often as it occurs; over distinct values, DISTINCT.
 _OF_DISTINCT = (exp.Sum, exp.Count, exp.Avg)
-_FLOATS = frozenset({exp.DataType.Type.FLOAT, exp.DataType.Type.DOUBLE})
 _BRANCH_ARGS = frozenset({"expressions", "from_", "joins", "where", "group"})
 
 
@@ -290,7 +290,7 @@ def _distinct_plan(
         return None  # a GROUP BY key it does not project repeats the values
     for projection in branch.expressions:
         value = projection.unalias()
-        if value.type is None or value.type.this in _FLOATS:
+        if value.type is None or value.type.this in FLOAT_TYPES:
             return None  # GROUP BY and DISTINCT pick a representative of -0.0 and 0.0
     for column in own_columns(select, select.args["from_"]):
         if column.table == alias and id(column) not in read and column.name not in grouped:

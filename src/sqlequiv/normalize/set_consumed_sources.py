@@ -45,6 +45,7 @@ from sqlglot import exp
 
 from sqlequiv.normalize._aggregates import aggregates, idempotent_argument
 from sqlequiv.normalize._util import (
+    FLOAT_TYPES,
     contains,
     from_items,
     is_deterministic,
@@ -60,7 +61,6 @@ E = TypeVar("E", bound=exp.Expr)
 #: Aggregates that are idempotent over DISTINCT arguments.
 _OF_DISTINCT = (exp.Count, exp.Sum, exp.Avg)
 
-_FLOATS = frozenset({exp.DataType.Type.FLOAT, exp.DataType.Type.DOUBLE})
 
 #: The arguments a duplicate-removing derived table may have.
 _DEDUP_ARGS = frozenset({"expressions", "from_", "joins", "where", "group", "distinct"})
@@ -208,4 +208,4 @@ def _drop_duplicate_removal(select: exp.Select) -> None:
 def _plain_key(key: exp.Expr) -> bool:
     if not is_deterministic(key) or isinstance(key, exp.Literal):
         return False
-    return key.type is not None and key.type.this not in _FLOATS and not key.is_type("unknown")
+    return key.type is not None and key.type.this not in FLOAT_TYPES and not key.is_type("unknown")

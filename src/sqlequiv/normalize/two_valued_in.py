@@ -26,7 +26,7 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._keys import not_null_column, only_table, schema_source
-from sqlequiv.normalize._util import and_all, same_declared_type, truthy_args
+from sqlequiv.normalize._util import and_all, fresh_name, same_declared_type, truthy_args
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
@@ -110,8 +110,7 @@ def _rename_apart(sub: exp.Select, alias: str, root: exp.Expr) -> None:
     """Name ``sub``'s one source (``alias``, bound once in ``sub``) afresh, so that the
     outer columns moved into it are not captured: every column of ``sub`` named after
     ``alias`` reads that source, which shadows any outer one of the name."""
-    taken = {identifier.name.lower() for identifier in root.find_all(exp.Identifier)}
-    fresh = next(f"{alias}_{n}" for n in range(len(taken) + 1) if f"{alias}_{n}" not in taken)
+    fresh = fresh_name(root, alias)
     for column in sub.find_all(exp.Column):
         if column.table == alias:
             column.set("table", exp.to_identifier(fresh))
