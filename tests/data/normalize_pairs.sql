@@ -492,6 +492,18 @@ SELECT name FROM customers ORDER BY name;
 SELECT o.order_id FROM orders o WHERE o.amount > 1 AND o.customer_id IN (SELECT c.customer_id FROM customers c WHERE c.plan = 'x');
 SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.plan = 'x') AND o.amount > 1;
 
+# title: in-subquery-over-the-same-table-unaliased-vs-exists
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers WHERE plan = 'y' AND name IN (SELECT name FROM customers WHERE plan = 'x');
+SELECT c.name FROM customers c WHERE c.plan = 'y' AND EXISTS (SELECT 1 FROM customers k WHERE k.plan = 'x' AND c.name = k.name);
+
+# title: in-subquery-whose-alias-shadows-the-outer-one-vs-exists
+# expect: equivalent
+# method: normalized
+SELECT t.name FROM customers t WHERE t.customer_id IN (SELECT t.customer_id FROM orders t WHERE t.amount > 5);
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.amount > 5 AND c.customer_id = o.customer_id);
+
 # title: in-distinct-subquery-of-a-join-vs-exists
 # expect: equivalent
 # method: normalized
@@ -1341,3 +1353,13 @@ SELECT DISTINCT plan FROM customers;
 # expect: not_equivalent
 SELECT c.name FROM customers c LEFT SEMI JOIN (SELECT * FROM orders WHERE FALSE) t ON t.customer_id = c.customer_id;
 SELECT name FROM customers;
+
+# title: a-shadowed-name-means-the-inner-source
+# expect: not_equivalent
+SELECT name FROM customers WHERE name IN (SELECT name FROM customers WHERE plan = 'x');
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM customers k WHERE c.plan = 'x' AND c.name = k.name);
+
+# title: a-shadowing-alias-is-not-the-outer-row
+# expect: not_equivalent
+SELECT t.name FROM customers t WHERE t.customer_id IN (SELECT t.customer_id FROM orders t);
+SELECT t.name FROM customers t WHERE EXISTS (SELECT 1 FROM orders o WHERE t.customer_id = t.customer_id);

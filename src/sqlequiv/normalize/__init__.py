@@ -120,6 +120,7 @@ from sqlequiv.normalize.sum_of_indicators import sum_of_indicators
 from sqlequiv.normalize.top_rows_limit import top_rows_limit
 from sqlequiv.normalize.two_valued_in import two_valued_in
 from sqlequiv.normalize.unquote_identifiers import unquote_identifiers
+from sqlequiv.normalize.unshadow_aliases import unshadow_aliases
 from sqlequiv.schema.model import Schema
 
 __all__ = [
@@ -146,6 +147,7 @@ RULES: tuple[Rule, ...] = (
     ascending,
     fold_integer_literals,
     inline_ctes,
+    unshadow_aliases,  # after the CTEs' copies, before the rules that move conditions
     left_join_to_scalar,  # these two before the joins they leave are flattened and merged
     left_join_semijoin,
     unnest_inner_join_trees,
