@@ -52,6 +52,8 @@ def join_chain(n: int, column: str = "a") -> str:
 
 
 LONG_LIST = ", ".join(map(str, range(1200)))
+#: Eight IN lists of 900 values: past the node budget, no chain or list past its own.
+WIDE_INS = " AND ".join(f"a + {i} IN ({', '.join(map(str, range(900)))})" for i in range(8))
 
 
 def nested(levels: int) -> exp.Expr:
@@ -65,16 +67,18 @@ def nested(levels: int) -> exp.Expr:
 @pytest.mark.parametrize(
     ("tree", "measure_name"),
     [
-        (sqlglot.parse_one(or_chain(900)), "nodes"),
+        (sqlglot.parse_one(or_chain(900)), "chain"),
+        (sqlglot.parse_one(f"SELECT a FROM t WHERE {WIDE_INS}"), "nodes"),
         (sqlglot.parse_one(join_chain(20)), "widest_from"),
         (sqlglot.parse_one(f"SELECT a FROM t WHERE a IN ({LONG_LIST})"), "terms"),
         (nested(250), "depth"),
-        (sqlglot.parse_one(" UNION ALL ".join(["SELECT a FROM t"] * 30)), "tables"),
+        (sqlglot.parse_one(" UNION ALL ".join(["SELECT a FROM t"] * 45)), "tables"),
     ],
 )
 def test_the_normalizer_declines_a_query_past_a_budget(tree: exp.Expr, measure_name: str) -> None:
     schema = load_schema(SCHEMA)
-    assert Limits(nodes=2000, depth=200, tables=24, widest_from=12, terms=1000) == DEFAULT_LIMITS
+    expected = Limits(nodes=6000, depth=200, tables=40, widest_from=16, terms=1000, chain=350)
+    assert expected == DEFAULT_LIMITS
     with pytest.raises(TooLarge) as info:
         canonical_form(tree, schema)
     assert info.value.measure == measure_name
