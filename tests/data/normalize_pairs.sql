@@ -96,6 +96,24 @@ SELECT order_id FROM orders WHERE amount < 1 OR amount > 5;
 SELECT order_id FROM orders WHERE placed_at BETWEEN TIMESTAMP '2020-01-01' AND TIMESTAMP '2020-01-31';
 SELECT order_id FROM orders WHERE TIMESTAMP '2020-01-31' >= placed_at AND placed_at >= TIMESTAMP '2020-01-01';
 
+# title: between-a-date-string-and-a-timestamp
+# expect: equivalent
+# method: normalized
+SELECT order_id FROM orders WHERE placed_at BETWEEN '2020-1-01' AND CAST('2020-01-01' AS DATE) + INTERVAL 30 DAY;
+SELECT order_id FROM orders WHERE placed_at <= CAST('2020-01-01' AS DATE) + INTERVAL 30 DAY AND placed_at >= '2020-1-01';
+
+# title: between-integers-for-a-double
+# expect: equivalent
+# method: normalized
+SELECT order_id FROM orders WHERE CAST(amount AS DOUBLE) BETWEEN 100 AND 200.5;
+SELECT order_id FROM orders WHERE CAST(amount AS DOUBLE) >= 100 AND CAST(amount AS DOUBLE) <= 200.5;
+
+# title: simple-case-vs-searched-case
+# expect: equivalent
+# method: normalized
+SELECT order_id, CASE customer_id WHEN 0 THEN 0 WHEN 1 THEN order_id ELSE amount END FROM orders;
+SELECT order_id, CASE WHEN customer_id = 0 THEN 0 WHEN customer_id = 1 THEN order_id ELSE amount END FROM orders;
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1363,3 +1381,13 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM customers k WHERE c.p
 # expect: not_equivalent
 SELECT t.name FROM customers t WHERE t.customer_id IN (SELECT t.customer_id FROM orders t);
 SELECT t.name FROM customers t WHERE EXISTS (SELECT 1 FROM orders o WHERE t.customer_id = t.customer_id);
+
+# title: between-a-date-string-is-not-after-it
+# expect: not_equivalent
+SELECT order_id FROM orders WHERE placed_at BETWEEN '2020-1-01' AND CAST('2020-01-01' AS DATE) + INTERVAL 30 DAY;
+SELECT order_id FROM orders WHERE placed_at <= CAST('2020-01-01' AS DATE) + INTERVAL 30 DAY AND placed_at > '2020-1-01';
+
+# title: simple-case-on-null-is-not-is-null
+# expect: not_equivalent
+SELECT order_id, CASE customer_id WHEN NULL THEN 0 ELSE 1 END FROM orders;
+SELECT order_id, CASE WHEN customer_id IS NULL THEN 0 ELSE 1 END FROM orders;

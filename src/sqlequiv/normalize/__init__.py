@@ -108,6 +108,7 @@ from sqlequiv.normalize.push_not import push_not
 from sqlequiv.normalize.quantified_comparisons import quantified_comparisons
 from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
 from sqlequiv.normalize.scalar_derived_tables import scalar_derived_tables
+from sqlequiv.normalize.searched_case import searched_case
 from sqlequiv.normalize.semi_join_sides import semi_join_sides
 from sqlequiv.normalize.set_consumed_sources import set_consumed_sources
 from sqlequiv.normalize.single_row_groups import single_row_groups
@@ -182,6 +183,7 @@ RULES: tuple[Rule, ...] = (
     flatten_exists,
     strip_parens,
     expand_between,
+    searched_case,
     normalize_in,
     push_not,
     sum_of_indicators,

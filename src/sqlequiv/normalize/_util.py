@@ -9,6 +9,7 @@ is unclear they say no, and the rule leaves the node alone.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
@@ -114,6 +115,52 @@ def same_exact_family(*nodes: exp.Expr) -> bool:
     return any(kinds <= family for family in (_EXACT_NUMERIC, _TEXT, _TEMPORAL)) or (
         len(kinds) == 1 and kinds <= _FLOAT
     )
+
+
+#: A string literal that reads as a date alone: cast to a DATE or to a TIMESTAMP, it is
+#: the same instant (midnight), so it compares with either type alike.
+_ISO_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
+
+
+def compared_alike(subject: exp.Expr, *others: exp.Expr) -> bool:
+    """Whether ``subject`` compares with each of ``others`` in one pair as it does with all
+    of them typed together (as BETWEEN types its three operands).
+
+    :func:`same_exact_family` operands; a DOUBLE against exact numbers or DOUBLEs (each
+    pair is compared as DOUBLE either way, DOUBLE being the widest numeric type); a
+    date or timestamp against dates, timestamps and string literals that spell a date
+    (the cast to either type is the same midnight, and a DATE widens to a TIMESTAMP
+    without changing its order).
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot.optimizer.annotate_types import annotate_types
+        >>> e = annotate_types(sqlglot.parse_one(
+        ...     "SELECT CAST(x AS DOUBLE) BETWEEN 1 AND 2.5, CAST(x AS DATE) BETWEEN '2001-3-4' "
+        ...     "AND CAST(y AS TIMESTAMP), CAST(x AS INT) BETWEEN 1 AND 2.5E0"))
+        >>> [compared_alike(b.this, b.args["low"], b.args["high"])
+        ...  for b in e.find_all(exp.Between)]
+        [True, True, False]
+    """
+    if same_exact_family(subject, *others):
+        return True
+    kind = subject.type.this if subject.type is not None else None
+    if kind == _T.DOUBLE:
+        return all(
+            other.type is not None and other.type.this in _EXACT_NUMERIC | {_T.DOUBLE}
+            for other in others
+        )
+    if kind in _TEMPORAL:
+        return all(
+            (other.type is not None and other.type.this in _TEMPORAL)
+            or (
+                isinstance(other, exp.Literal)
+                and other.is_string
+                and _ISO_DATE.fullmatch(other.name) is not None
+            )
+            for other in others
+        )
+    return False
 
 
 def sql_text(node: exp.Expr) -> str:

@@ -6,9 +6,12 @@ same way in both forms). ``NOT BETWEEN`` is the negation of the same
 conjunction, handled by ``push_not`` afterwards. Two conditions keep the
 rewrite honest: ``x`` is evaluated twice afterwards, so it must be
 deterministic; and the engine types the three operands together for BETWEEN
-but pairwise for the comparisons, so all three must belong to one family in
-which every implicit conversion is exact (integers and decimals; one float
-type; strings; dates and timestamps without time zone). SYMMETRIC is left alone.
+but pairwise for the comparisons, so the subject must compare with each bound
+alone as with both together (``_util.compared_alike``): one family in which every
+implicit conversion is exact (integers and decimals; one float type; strings;
+dates and timestamps without time zone), a DOUBLE against numbers (compared as
+DOUBLE either way), or a date against string literals that spell a date.
+SYMMETRIC is left alone.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._util import (
+    compared_alike,
     comparison_operand,
     is_deterministic,
     reverse_preorder,
-    same_exact_family,
 )
 
 E = TypeVar("E", bound=exp.Expr)
@@ -41,7 +44,7 @@ def expand_between(expression: E) -> E:
         if not isinstance(node, exp.Between) or node.args.get("symmetric"):
             continue
         subject, low, high = node.this, node.args["low"], node.args["high"]
-        if not is_deterministic(subject) or not same_exact_family(subject, low, high):
+        if not is_deterministic(subject) or not compared_alike(subject, low, high):
             continue
         expanded = exp.And(
             this=exp.GTE(
