@@ -375,6 +375,8 @@ CANONICAL = {
     "DISTINCT over a join read only by its condition is IN",
     # set_consumed_sources, then merge_derived_tables.
     "a derived table's DISTINCT under MAX and EXISTS",
+    # set_consumed_sources, then merge_derived_tables on the padded side of a LEFT JOIN.
+    "a derived table's GROUP BY under an outer GROUP BY (Calcite's pushed DISTINCT)",
     # single_row_groups.
     "a GROUP BY holding the primary key: one row per group (Calcite's AggregateRemoveRule)",
     # merge_aggregates.

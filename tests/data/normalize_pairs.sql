@@ -114,6 +114,12 @@ SELECT order_id FROM orders WHERE CAST(amount AS DOUBLE) >= 100 AND CAST(amount 
 SELECT order_id, CASE customer_id WHEN 0 THEN 0 WHEN 1 THEN order_id ELSE amount END FROM orders;
 SELECT order_id, CASE WHEN customer_id = 0 THEN 0 WHEN customer_id = 1 THEN order_id ELSE amount END FROM orders;
 
+# title: a-filter-on-the-padded-side-in-a-derived-table-or-in-the-on
+# expect: equivalent
+# method: normalized
+SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN (SELECT order_id, customer_id, amount FROM orders WHERE amount > 10) o ON TRUE AND c.customer_id = o.customer_id GROUP BY c.customer_id;
+SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND o.amount > 10 GROUP BY c.customer_id;
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1391,3 +1397,14 @@ SELECT order_id FROM orders WHERE placed_at <= CAST('2020-01-01' AS DATE) + INTE
 # expect: not_equivalent
 SELECT order_id, CASE customer_id WHEN NULL THEN 0 ELSE 1 END FROM orders;
 SELECT order_id, CASE WHEN customer_id IS NULL THEN 0 ELSE 1 END FROM orders;
+
+
+# title: a-filter-on-the-padded-side-is-not-a-filter-after-the-join
+# expect: not_equivalent
+SELECT c.customer_id, o.order_id FROM customers c LEFT JOIN (SELECT order_id, customer_id FROM orders WHERE amount > 10) o ON c.customer_id = o.customer_id;
+SELECT c.customer_id, o.order_id FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id WHERE o.amount > 10;
+
+# title: a-padded-constant-is-null-not-the-constant
+# expect: not_equivalent
+SELECT c.customer_id, o.one FROM customers c LEFT JOIN (SELECT customer_id, 1 AS one FROM orders WHERE amount > 10) o ON c.customer_id = o.customer_id;
+SELECT c.customer_id, 1 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND o.amount > 10;

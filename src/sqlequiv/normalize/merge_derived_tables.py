@@ -19,9 +19,15 @@ start with the derived table followed by inner and LEFT joins while the inner
 query has a single source: filtering ``F`` by ``w`` before ``F LEFT JOIN S``
 or after it gives the same rows, because ``w`` only reads ``F``, whose rows
 every LEFT join preserves. A derived table on the
-null-supplying side of an outer join is never merged: ``SELECT 1 AS one`` from
-a derived table that did not match must stay NULL (sqlglot's
-``merge_subqueries`` gets this wrong, which is why it is not used).
+null-supplying side of an outer join is merged only when it selects plain columns
+of one table with a WHERE ``w``: ``F LEFT JOIN (SELECT T.c AS c FROM T WHERE w) AS s
+ON p`` is ``F LEFT JOIN T ON p AND w``. A row of ``F`` meets the same rows of ``T``
+either way (those where ``w`` and ``p`` are both TRUE), and where it meets none, a
+plain column is NULL whether it comes from the padded derived table or the padded
+table (what an optimizer's predicate pushdown writes, TPC-H 13). Any other
+projection stays where it is: ``SELECT 1 AS one`` from a derived table that did
+not match must stay NULL (sqlglot's ``merge_subqueries`` gets this wrong, which
+is why it is not used).
 """
 
 from __future__ import annotations
@@ -143,6 +149,8 @@ def _try_merge(
     if position is None:
         return False
     joins: list[exp.Join] = list(outer.args.get("joins") or [])
+    if position > 0 and outer_join_side(joins[position - 1]) == "LEFT":
+        return _merge_padded(root, outer_scope, inner_scope, subquery, alias)
     if is_flat_inner(outer):
         single_source_only = False
     elif position == 0 and all(is_inner_join(j) or _is_left_join(j) for j in joins):
@@ -204,4 +212,40 @@ def _try_merge(
             ]
         ),
     )
+    return True
+
+
+def _merge_padded(
+    root: exp.Expr, outer_scope: Scope, inner_scope: Scope, subquery: exp.Subquery, alias: str
+) -> bool:
+    """Merge ``(SELECT T.c AS c ... FROM T WHERE w) AS s`` on the padded side of a LEFT JOIN
+    into that join: ``T`` takes its place and ``w`` joins the ON (see the module)."""
+    outer, inner, join = outer_scope.expression, subquery.this, subquery.parent
+    if not isinstance(outer, exp.Select) or not isinstance(inner, exp.Select):
+        return False
+    if not isinstance(join, exp.Join) or truthy_args(inner) - {"expressions", "from_", "where"}:
+        return False
+    table = inner.args["from_"].this
+    if not isinstance(table, exp.Table) or not is_simple_source(table):
+        return False
+    projections = named_projections(inner)
+    if projections is None or not all(isinstance(v, exp.Column) for v in projections.values()):
+        return False  # only a plain column is NULL on a padded row wherever it comes from
+    where = inner.args.get("where")
+    if where is not None and (is_volatile(where) or contains(where, exp.Query)):
+        return False
+    if inner_scope.external_columns:
+        return False  # correlated (or an implicit LATERAL): not a plain relation
+    refs = outer_scope.source_columns(alias)
+    ref_ids = {id(column) for column in refs}
+    for column in own_columns(outer, subquery):
+        if column.table == alias and id(column) not in ref_ids:
+            return False
+    if any(column.name not in projections for column in refs):
+        return False
+    rename_sources_apart(root, inner_scope)
+    substitute(refs, projections)
+    on = join.args.get("on")
+    subquery.replace(table)
+    join.set("on", and_all([on, where.this if where is not None else None]))
     return True

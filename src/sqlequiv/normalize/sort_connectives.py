@@ -4,7 +4,10 @@ Why this is sound: in three-valued logic AND and OR are associative,
 commutative and idempotent (``p AND p`` is ``p`` for TRUE, FALSE and NULL), so
 a chain denotes the *set* of its operands. Duplicates are only dropped when
 the operand is deterministic (no volatile function, window or subquery), since
-two calls of ``random() > 0.5`` are two different tests.
+two calls of ``random() > 0.5`` are two different tests. A TRUE operand of an AND
+and a FALSE operand of an OR go too: each is its connective's identity (``TRUE AND
+p`` is ``p`` for TRUE, FALSE and NULL), which is how an optimizer's ``ON TRUE AND
+k = k2`` meets ``ON k = k2``.
 """
 
 from __future__ import annotations
@@ -44,7 +47,10 @@ def sort_connectives(expression: E) -> E:
         operands = flatten(node, kind)
         unique: dict[str, exp.Expr] = {}
         keyed: list[tuple[str, exp.Expr]] = []
+        identity = kind is exp.And  # TRUE for AND, FALSE for OR
         for operand in operands:
+            if isinstance(operand, exp.Boolean) and operand.this is identity:
+                continue
             text = sql_text(operand)
             if is_deterministic(operand):
                 if text in unique:
@@ -52,6 +58,9 @@ def sort_connectives(expression: E) -> E:
                 unique[text] = operand
             keyed.append((text, operand))
         keyed.sort(key=lambda pair: pair[0])
+        if not keyed:
+            node.replace(exp.Boolean(this=identity))
+            continue
         node.replace(build_chain([operand for _, operand in keyed], kind))
     return expression
 
