@@ -120,6 +120,12 @@ SELECT order_id, CASE WHEN customer_id = 0 THEN 0 WHEN customer_id = 1 THEN orde
 SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN (SELECT order_id, customer_id, amount FROM orders WHERE amount > 10) o ON TRUE AND c.customer_id = o.customer_id GROUP BY c.customer_id;
 SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND o.amount > 10 GROUP BY c.customer_id;
 
+# title: an-unread-aggregate-of-a-grouped-derived-table
+# expect: equivalent
+# method: normalized
+SELECT s.plan FROM (SELECT plan, COUNT(*) AS n FROM customers GROUP BY plan HAVING COUNT(*) > 1) s;
+SELECT plan FROM customers GROUP BY plan HAVING COUNT(*) > 1;
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1408,3 +1414,14 @@ SELECT c.customer_id, o.order_id FROM customers c LEFT JOIN orders o ON c.custom
 # expect: not_equivalent
 SELECT c.customer_id, o.one FROM customers c LEFT JOIN (SELECT customer_id, 1 AS one FROM orders WHERE amount > 10) o ON c.customer_id = o.customer_id;
 SELECT c.customer_id, 1 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND o.amount > 10;
+
+
+# title: an-unread-aggregate-without-group-by-makes-one-row
+# expect: not_equivalent
+SELECT s.one FROM (SELECT 1 AS one, COUNT(*) AS n FROM customers) s;
+SELECT 1 FROM customers;
+
+# title: an-unread-column-of-a-distinct-derived-table-counts
+# expect: not_equivalent
+SELECT s.plan FROM (SELECT DISTINCT plan, name FROM customers) s;
+SELECT DISTINCT plan FROM customers;

@@ -104,6 +104,7 @@ from sqlequiv.normalize.normalize_in import normalize_in
 from sqlequiv.normalize.not_in_to_not_exists import not_in_to_not_exists
 from sqlequiv.normalize.order_sources import order_sources
 from sqlequiv.normalize.orient_comparisons import orient_comparisons
+from sqlequiv.normalize.prune_derived_columns import prune_derived_columns
 from sqlequiv.normalize.push_not import push_not
 from sqlequiv.normalize.quantified_comparisons import quantified_comparisons
 from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
@@ -165,6 +166,7 @@ RULES: tuple[Rule, ...] = (
     top_rows_limit,
     count_distinct_rows,
     scalar_derived_tables,
+    prune_derived_columns,
     collapse_identity_selects,
     having_to_where,
     intersect_same_table,
