@@ -406,3 +406,36 @@ def test_proof_survives_the_search(name: str) -> None:
     assert verdict.verdict == "unknown", (name, verdict.verdict, verdict.counterexample)
     assert verdict.evidence is not None and verdict.evidence.search is not None
     assert verdict.evidence.search.fixtures_tried > 0
+
+
+PRICES = "CREATE TABLE items (id INTEGER PRIMARY KEY, price DECIMAL(10, 2), weight REAL)"
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "postgres"])
+@pytest.mark.parametrize(
+    ("written", "folded"),
+    [
+        # TPC-H 6 writes 0.06 - 0.01 and 0.06 + 0.01; an optimizer writes 0.05 and 0.07.
+        ("price BETWEEN 0.06 - 0.01 AND 0.06 + 0.01", "price >= 0.05 AND price <= 0.07"),
+        ("weight <= 0.06 + 0.01 AND weight > 2 * 0.5", "weight <= 0.07 AND weight > 1.0"),
+    ],
+)
+def test_decimal_literal_arithmetic_is_folded_where_it_is_exact(
+    engine: str, written: str, folded: str
+) -> None:
+    verdict = check(
+        f"SELECT id FROM items WHERE {written}", f"SELECT id FROM items WHERE {folded}",
+        PRICES, engine,
+    )  # fmt: skip
+    assert (verdict.verdict, verdict.method) == ("equivalent", "normalized")
+
+
+def test_decimal_literals_are_reals_in_sqlite_and_their_sum_is_not_folded() -> None:
+    # In SQLite 0.06 + 0.01 is the REAL 0.06999999999999999: a price of 0.07 tells them apart.
+    verdict = check(
+        "SELECT id FROM items WHERE price <= 0.06 + 0.01",
+        "SELECT id FROM items WHERE price <= 0.07",
+        PRICES,
+        "sqlite",
+    )
+    assert verdict.verdict == "not_equivalent"

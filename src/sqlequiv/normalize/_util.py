@@ -126,7 +126,10 @@ def compared_alike(subject: exp.Expr, *others: exp.Expr) -> bool:
     """Whether ``subject`` compares with each of ``others`` in one pair as it does with all
     of them typed together (as BETWEEN types its three operands).
 
-    :func:`same_exact_family` operands; a DOUBLE against exact numbers or DOUBLEs (each
+    :func:`same_exact_family` operands, counting a decimal literal as the exact number
+    DuckDB, PostgreSQL and MySQL read (sqlglot types it DOUBLE; SQLite, which reads a
+    REAL, compares BETWEEN's operands pairwise anyway); a DOUBLE against exact numbers
+    or DOUBLEs (each
     pair is compared as DOUBLE either way, DOUBLE being the widest numeric type); a
     date or timestamp against dates, timestamps and string literals that spell a date
     (the cast to either type is the same midnight, and a DATE widens to a TIMESTAMP
@@ -143,6 +146,8 @@ def compared_alike(subject: exp.Expr, *others: exp.Expr) -> bool:
         [True, True, False]
     """
     if same_exact_family(subject, *others):
+        return True
+    if _exact_number(subject) and all(_exact_number(other) for other in others):
         return True
     kind = subject.type.this if subject.type is not None else None
     if kind == _T.DOUBLE:
@@ -161,6 +166,20 @@ def compared_alike(subject: exp.Expr, *others: exp.Expr) -> bool:
             for other in others
         )
     return False
+
+
+def _exact_number(node: exp.Expr) -> bool:
+    """An exact numeric type, or a numeric literal written without exponent."""
+    if node.type is not None and node.type.this in _EXACT_NUMERIC:
+        return True
+    if isinstance(node, exp.Neg):
+        node = node.this
+    return (
+        isinstance(node, exp.Literal)
+        and not node.is_string
+        and node.name.replace(".", "", 1).isdigit()
+        and len(node.name) <= 19
+    )
 
 
 def sql_text(node: exp.Expr) -> str:

@@ -8,10 +8,16 @@ SQLite, PostgreSQL and MySQL, and INTEGER ``+``, ``-``, ``*`` INTEGER is the exa
 INTEGER result when it fits in 32 bits too (otherwise the operation may overflow,
 widen or fail depending on the engine, and the node is left alone). Division is left
 alone (``/`` is real division in DuckDB, integer division elsewhere).
+
+:func:`fold_decimal_comparands` folds decimal literals too (TPC-H's ``l_discount
+BETWEEN 0.06 - 0.01 AND 0.06 + 0.01``), but only where a decimal literal is exact: not
+for SQLite, which reads ``0.06`` as a REAL (``0.06 + 0.01`` is not the REAL ``0.07``).
+The caller decides; see that function.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TypeVar
 
 from sqlglot import exp
@@ -54,3 +60,74 @@ def _integer(node: exp.Expr) -> int | None:
         value = int(node.name)
         return value if -_LIMIT <= value < _LIMIT else None
     return None
+
+
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+_NUMERIC = exp.DataType.NUMERIC_TYPES
+_DECIMAL_OPERATIONS = {exp.Add: Decimal.__add__, exp.Sub: Decimal.__sub__, exp.Mul: Decimal.__mul__}
+
+
+def fold_decimal_comparands(expression: E) -> E:
+    """Replace ``+``, ``-`` or ``*`` of two numeric literals, one of them a decimal, by its
+    value where it is compared with a number (an operand of a comparison, or a bound of a
+    BETWEEN): ``d <= 0.06 + 0.01`` is ``d <= 0.07``.
+
+    For engines whose decimal literals are exact (DuckDB, PostgreSQL and MySQL read them
+    as DECIMAL or NUMERIC): the sum, difference or product of two exact decimals is
+    exact, and written with the scale the engine gives it (the larger scale for ``+``
+    and ``-``, their sum for ``*``) it is the same number. Only the result's precision
+    may differ, which a comparison with a number does not see: it compares values, as
+    exact decimals or, against a float, after one rounding of the same value. Anywhere
+    else (an output column, a string comparison) the type would show, so it is left.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot.optimizer.annotate_types import annotate_types
+        >>> e = annotate_types(sqlglot.parse_one(
+        ...     "SELECT 1 FROM t WHERE CAST(d AS DECIMAL(15, 2)) <= 0.06 + 0.01"))
+        >>> fold_decimal_comparands(e).sql()
+        'SELECT 1 FROM t WHERE CAST(d AS DECIMAL(15, 2)) <= 0.07'
+    """
+    for node in reversed(list(expression.find_all(exp.Add, exp.Sub, exp.Mul))):
+        parent: exp.Expr | None = node.parent
+        child: exp.Expr = node
+        while isinstance(parent, exp.Paren):
+            child = parent
+            parent = parent.parent
+        if isinstance(parent, exp.Between) and parent.this is not child:
+            other = parent.this  # a bound, compared with the subject
+        elif isinstance(parent, _COMPARISONS):
+            other = parent.expression if parent.this is child else parent.this
+        else:
+            continue
+        if other.type is None or other.type.this not in _NUMERIC:
+            continue
+        left, right = _decimal(node.this), _decimal(node.expression)
+        if left is None or right is None or (left[1] == 0 and right[1] == 0):
+            continue  # integers are fold_integer_literals' (which keeps their type)
+        scale = left[1] + right[1] if isinstance(node, exp.Mul) else max(left[1], right[1])
+        value = _DECIMAL_OPERATIONS[type(node)](left[0], right[0])
+        text = f"{abs(value):.{scale}f}"
+        folded: exp.Expr = exp.Literal.number(text)
+        if value < 0:
+            folded = exp.Neg(this=folded)
+        folded.type = node.type
+        node.replace(folded)
+    return expression
+
+
+def _decimal(node: exp.Expr) -> tuple[Decimal, int] | None:
+    """The value of a numeric literal written without exponent, and its scale."""
+    if isinstance(node, exp.Paren):
+        return _decimal(node.this)
+    if isinstance(node, exp.Neg):
+        inner = _decimal(node.this)
+        return (-inner[0], inner[1]) if inner is not None else None
+    if not isinstance(node, exp.Literal) or node.is_string:
+        return None
+    text = node.name
+    digits = text.replace(".", "", 1)
+    if not digits.isdigit() or len(digits) > 18:
+        return None
+    scale = len(text) - text.index(".") - 1 if "." in text else 0
+    return Decimal(text), scale

@@ -17,6 +17,7 @@ from sqlequiv.execute.opaque import opaque_sqlite
 from sqlequiv.execute.portable import portable
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import REWRITE_VARIANTS, TooLarge, canonical_sql
+from sqlequiv.normalize.fold_integer_literals import fold_decimal_comparands
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.verdict import Verdict
@@ -99,9 +100,9 @@ def proved(method: str, pair: Pair) -> Verdict:
 
 
 def _canonical(query: GuardedQuery, pair: Pair, extended: bool) -> str | None:
-    tree = query.qualified
-    if query.engine == "sqlite":
-        tree = _sqlite_like_patterns(tree)
+    # SQLite reads a decimal literal as a REAL (its sums are not exact): no folding there.
+    prepare = _sqlite_like_patterns if query.engine == "sqlite" else _exact_decimal_folds
+    tree = prepare(query.qualified)
     try:
         ignore_order = pair.options.ignore_column_order
         return canonical_sql(tree, pair.schema, ignore_column_order=ignore_order,
@@ -111,6 +112,23 @@ def _canonical(query: GuardedQuery, pair: Pair, extended: bool) -> str | None:
         return None
     except Exception:  # a rewrite that cannot handle a shape just leaves the pair unproved
         return None
+
+
+def _exact_decimal_folds(tree: exp.Expression) -> exp.Expression:
+    """``tree`` with arithmetic on decimal literals folded where it is compared with a
+    number (:func:`~sqlequiv.normalize.fold_integer_literals.fold_decimal_comparands`),
+    for an engine whose decimal literals are exact; ``tree`` itself where nothing folds
+    (its canonical form is then the one the prover asks for too, computed once)."""
+    if not any(_decimal_operand(node) for node in tree.find_all(exp.Add, exp.Sub, exp.Mul)):
+        return tree
+    return fold_decimal_comparands(tree.copy())
+
+
+def _decimal_operand(node: exp.Expr) -> bool:
+    return any(
+        isinstance(side, exp.Literal) and not side.is_string and "." in side.name
+        for side in (node.this, node.expression)
+    )
 
 
 def _sqlite_like_patterns(tree: exp.Expression) -> exp.Expression:
