@@ -126,6 +126,12 @@ SELECT c.customer_id, COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON c
 SELECT s.plan FROM (SELECT plan, COUNT(*) AS n FROM customers GROUP BY plan HAVING COUNT(*) > 1) s;
 SELECT plan FROM customers GROUP BY plan HAVING COUNT(*) > 1;
 
+# title: inner-joins-after-a-left-join-are-filters
+# expect: equivalent
+# method: normalized
+SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id JOIN customers k ON TRUE AND k.customer_id = c.customer_id AND k.plan = 'x' WHERE TRUE;
+SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id, customers k WHERE k.customer_id = c.customer_id AND k.plan = 'x';
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1425,3 +1431,9 @@ SELECT 1 FROM customers;
 # expect: not_equivalent
 SELECT s.plan FROM (SELECT DISTINCT plan, name FROM customers) s;
 SELECT DISTINCT plan FROM customers;
+
+
+# title: a-filter-before-a-right-join-is-not-a-where
+# expect: not_equivalent
+SELECT c.name, o.order_id FROM customers c JOIN customers k ON k.customer_id = c.customer_id AND k.plan = 'x' RIGHT JOIN orders o ON o.customer_id = c.customer_id;
+SELECT c.name, o.order_id FROM customers c CROSS JOIN customers k RIGHT JOIN orders o ON o.customer_id = c.customer_id WHERE k.customer_id = c.customer_id AND k.plan = 'x';

@@ -8,6 +8,13 @@ when *every* join of the FROM clause is inner or cross over plain tables or
 derived tables: an outer, semi, anti, lateral, USING or NATURAL join anywhere
 in the clause leaves it untouched (an ON of an outer join is not a filter).
 
+Among inner and LEFT joins, each inner join's ON still moves to the WHERE (its join
+becomes a cross join where it stands; the LEFT joins keep theirs): an inner join's ON
+only reads the sources before it, and filtering the preserved side of a later LEFT
+JOIN by it before the join or after gives the same rows, since every row of that side
+makes its own output rows whatever it meets. A RIGHT or FULL join would pad rows that
+such a filter must not see, so it leaves the clause alone. A WHERE that is TRUE goes.
+
 A parenthesized join tree among inner joins, ``A JOIN (B CROSS JOIN C) ON p``, is
 first unnested into ``A JOIN B JOIN C ON p`` (:func:`unnest_inner_join_trees`): with
 inner joins only, both are the product of the three filtered by every condition.
@@ -23,6 +30,7 @@ from sqlequiv.normalize._util import (
     and_all,
     is_inner_join,
     is_simple_source,
+    outer_join_side,
     set_where,
     truthy_args,
 )
@@ -40,18 +48,29 @@ def flatten_inner_joins(expression: E) -> E:
         'SELECT a.x FROM a AS a, b AS b WHERE a.y > 1 AND a.x = b.x'
     """
     for select in list(expression.find_all(exp.Select)):
+        where = select.args.get("where")
+        if where is not None and isinstance(where.this, exp.Boolean) and where.this.this is True:
+            select.set("where", None)  # keeps every row
         joins: list[exp.Join] = list(select.args.get("joins") or [])
         from_ = select.args.get("from_")
         if not joins or from_ is None or not is_simple_source(from_.this):
             continue
-        if select.args.get("laterals") or not all(is_inner_join(join) for join in joins):
+        if select.args.get("laterals") or not all(
+            is_inner_join(join) or _left_join(join) for join in joins
+        ):
             continue
         where = select.args.get("where")
         conditions = [where.this if where is not None else None]
-        conditions.extend(join.args.get("on") for join in joins)
-        select.set("joins", [exp.Join(this=join.this) for join in joins])
+        conditions.extend(join.args.get("on") for join in joins if is_inner_join(join))
+        select.set(
+            "joins", [exp.Join(this=join.this) if is_inner_join(join) else join for join in joins]
+        )
         set_where(select, and_all(conditions))
     return expression
+
+
+def _left_join(join: exp.Join) -> bool:
+    return outer_join_side(join) == "LEFT" and is_simple_source(join.this)
 
 
 def unnest_inner_join_trees(expression: E) -> E:
