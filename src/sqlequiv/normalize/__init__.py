@@ -220,6 +220,7 @@ REWRITE_VARIANTS = (False, True)
 #: The rules that only run in the extended form (see :func:`canonical_form`).
 _EXTENDED_ONLY = (
     foreign_key_joins,
+    prune_derived_columns,
     single_row_groups,
     merge_aggregates,
     lift_grouped_join,
@@ -261,8 +262,9 @@ def canonical_form(
             :mod:`.left_join_semijoin` (a LEFT JOIN read as a match test),
             :mod:`.left_join_to_scalar` (a LEFT JOIN to per-key aggregates),
             :mod:`.distinct_join_to_exists` (a join to distinct rows as an EXISTS),
-            :mod:`.two_valued_in` (an IN anywhere as an EXISTS) and the copies of a
-            CTE read in several places (:mod:`.inline_ctes`). Their form meets what
+            :mod:`.two_valued_in` (an IN anywhere as an EXISTS),
+            :mod:`.prune_derived_columns` (unread columns of a derived table) and the
+            copies of a CTE read in several places (:mod:`.inline_ctes`). Their form meets what
             other spellings reach, but the prover pairs some queries better as written
             (a parent table kept; a GROUP BY the other side keeps for another reason;
             a WITH read twice, not two large copies): callers try the form without them

@@ -23,6 +23,7 @@ from sqlequiv.options import Options
 from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.outcome import BoundedOutcome
+from sqlequiv.symbolic.prove.congruence import prove_by_parts
 from sqlequiv.symbolic.prove.prover import MAX_CHECKS, Prover
 from sqlequiv.symbolic.prove.witness import witness_databases
 
@@ -97,6 +98,23 @@ class Z3Layer:
         deadline: Deadline = NO_DEADLINE,
     ) -> str | None:
         self.last_reason = self.stopped_by = self.last_proof = None
+        method = self._prove_whole(candidate, reference, schema, options, deadline)
+        if method is None and self._prove_by_parts(
+            candidate, reference, schema, options, deadline
+        ):
+            self.last_reason = self.stopped_by = self.last_proof = None
+            return "symbolic"
+        return method
+
+    def _prove_whole(
+        self,
+        candidate: GuardedQuery,
+        reference: GuardedQuery,
+        schema: Schema,
+        options: Options,
+        deadline: Deadline,
+    ) -> str | None:
+        """The prover on the two canonical forms, each as a whole."""
         forms = self._canonical_forms(candidate, reference, schema, options)
         if isinstance(forms, _Declined):
             self._declined(forms)
@@ -134,6 +152,50 @@ class Z3Layer:
             if prover.stopped_by:
                 break  # out of budget: a second attempt would be cut short too
         return None
+
+    def _prove_by_parts(
+        self,
+        candidate: GuardedQuery,
+        reference: GuardedQuery,
+        schema: Schema,
+        options: Options,
+        deadline: Deadline,
+    ) -> bool:
+        """Whether the two canonical forms, past the prover's size limits or not proved
+        whole, differ only in self-contained subqueries it proves equivalent
+        (:mod:`sqlequiv.symbolic.prove.congruence`). The forms are the normalizer's, within
+        its own limits; a pair stopped by a budget is not tried again."""
+        if self.stopped_by is not None and "too large" not in self.stopped_by:
+            return False  # out of checks or time: parts would be cut short too
+        if not (candidate.fully_qualified and reference.fully_qualified):
+            return False
+
+        def prove(left: exp.Expr, right: exp.Expr) -> bool:
+            prover = Prover(
+                schema,
+                ignore_column_order=False,
+                solver_timeout_ms=self.solver_timeout_ms,
+                time_budget=max(0.0, min(self.proof_budget, deadline.left())),
+                max_checks=self.max_checks,
+            )
+            return prover.equivalent(left, right)
+
+        for variant in REWRITE_VARIANTS:
+            try:
+                forms = [
+                    canonical_form(
+                        query.qualified,
+                        schema,
+                        ignore_column_order=options.ignore_column_order,
+                        extended=variant,
+                    )
+                    for query in (candidate, reference)
+                ]
+            except Exception:  # past the normalizer's limits, or a shape it cannot take
+                return False
+            if prove_by_parts(forms[0], forms[1], schema, prove):
+                return True
+        return False
 
     def witnesses(
         self,
