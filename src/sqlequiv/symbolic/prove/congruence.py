@@ -14,7 +14,10 @@ both sides. A self-contained query denotes the same bag of rows wherever it stan
 (it reads nothing of the row it is evaluated for), so where every ``Ui`` has the rows
 of ``Vi`` on every database, with its columns in the same order, the context computes
 the same thing from them, whatever it is. The prover proves that of each pair, at the
-top level, where an ORDER BY is compared too (stricter than a part needs). A
+top level, where an ORDER BY is compared too (stricter than a part needs); the context
+reads a part's columns by name, so each pair must name its columns alike, in the same
+order, and type them alike (a value of another type may print or compute differently
+there, where the prover compares values). A
 difference outside every self-contained query (in the outer query's own WHERE, say)
 leaves the pair unproved.
 """
@@ -94,7 +97,26 @@ def prove_by_parts(
     parts = differing_parts(left, right, schema)
     if parts is None or len(parts) > max_parts:
         return False
+    if not all(_same_outputs(a, b) for a, b in parts):
+        return False
     return all(prove(a.copy(), b.copy()) for a, b in parts)
+
+
+def _same_outputs(left: exp.Expr, right: exp.Expr) -> bool:
+    """Whether two parts name and type their columns alike, in order: the context reads
+    a part's columns by name, and a value of another type may print or compute
+    differently there (the prover compares values by position)."""
+    outputs = []
+    for part in (left, right):
+        query = part
+        while isinstance(query, exp.SetOperation):
+            query = query.this  # a set operation is named and typed by its first operand
+        if not isinstance(query, exp.Select):
+            return False
+        outputs.append(
+            [(p.alias_or_name.lower(), p.type.sql() if p.type else None) for p in query.expressions]
+        )
+    return outputs[0] == outputs[1] and all(kind is not None for _, kind in outputs[0])
 
 
 _Names = tuple[Schema, frozenset[str]]
