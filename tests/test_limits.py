@@ -69,15 +69,15 @@ def nested(levels: int) -> exp.Expr:
     [
         (sqlglot.parse_one(or_chain(900)), "chain"),
         (sqlglot.parse_one(f"SELECT a FROM t WHERE {WIDE_INS}"), "nodes"),
-        (sqlglot.parse_one(join_chain(20)), "widest_from"),
+        (sqlglot.parse_one(join_chain(30)), "widest_from"),
         (sqlglot.parse_one(f"SELECT a FROM t WHERE a IN ({LONG_LIST})"), "terms"),
         (nested(250), "depth"),
-        (sqlglot.parse_one(" UNION ALL ".join(["SELECT a FROM t"] * 45)), "tables"),
+        (sqlglot.parse_one(" UNION ALL ".join(["SELECT a FROM t"] * 50)), "tables"),
     ],
 )
 def test_the_normalizer_declines_a_query_past_a_budget(tree: exp.Expr, measure_name: str) -> None:
     schema = load_schema(SCHEMA)
-    expected = Limits(nodes=6000, depth=200, tables=40, widest_from=16, terms=1000, chain=350)
+    expected = Limits(nodes=6000, depth=200, tables=48, widest_from=24, terms=1000, chain=350)
     assert expected == DEFAULT_LIMITS
     with pytest.raises(TooLarge) as info:
         canonical_form(tree, schema)
