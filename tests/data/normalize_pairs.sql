@@ -132,6 +132,18 @@ SELECT plan FROM customers GROUP BY plan HAVING COUNT(*) > 1;
 SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id JOIN customers k ON TRUE AND k.customer_id = c.customer_id AND k.plan = 'x' WHERE TRUE;
 SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id, customers k WHERE k.customer_id = c.customer_id AND k.plan = 'x';
 
+# title: a-derived-table-after-a-left-join
+# expect: equivalent
+# method: normalized
+SELECT c.name, o.order_id, k.plan FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id, (SELECT customer_id, plan FROM customers WHERE plan <> 'x') k WHERE k.customer_id = c.customer_id;
+SELECT c.name, o.order_id, k.plan FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id JOIN customers k ON k.customer_id = c.customer_id WHERE k.plan <> 'x';
+
+# title: left-outer-join-is-left-join
+# expect: equivalent
+# method: normalized
+SELECT c.name, o.order_id FROM customers c LEFT OUTER JOIN orders o ON o.customer_id = c.customer_id;
+SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id;
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1437,3 +1449,9 @@ SELECT DISTINCT plan FROM customers;
 # expect: not_equivalent
 SELECT c.name, o.order_id FROM customers c JOIN customers k ON k.customer_id = c.customer_id AND k.plan = 'x' RIGHT JOIN orders o ON o.customer_id = c.customer_id;
 SELECT c.name, o.order_id FROM customers c CROSS JOIN customers k RIGHT JOIN orders o ON o.customer_id = c.customer_id WHERE k.customer_id = c.customer_id AND k.plan = 'x';
+
+
+# title: a-derived-table-before-a-right-join-keeps-its-filter
+# expect: not_equivalent
+SELECT c.name, o.order_id FROM customers c, (SELECT customer_id FROM customers WHERE plan = 'x') k RIGHT JOIN orders o ON o.customer_id = k.customer_id WHERE k.customer_id = c.customer_id OR c.customer_id IS NULL;
+SELECT c.name, o.order_id FROM customers c, customers k RIGHT JOIN orders o ON o.customer_id = k.customer_id WHERE (k.customer_id = c.customer_id OR c.customer_id IS NULL) AND k.plan = 'x';

@@ -18,16 +18,20 @@ The outer FROM must be either a comma list of inner sources (any position), or
 start with the derived table followed by inner and LEFT joins while the inner
 query has a single source: filtering ``F`` by ``w`` before ``F LEFT JOIN S``
 or after it gives the same rows, because ``w`` only reads ``F``, whose rows
-every LEFT join preserves. A derived table on the
-null-supplying side of an outer join is merged only when it selects plain columns
-of one table with a WHERE ``w``: ``F LEFT JOIN (SELECT T.c AS c FROM T WHERE w) AS s
-ON p`` is ``F LEFT JOIN T ON p AND w``. A row of ``F`` meets the same rows of ``T``
-either way (those where ``w`` and ``p`` are both TRUE), and where it meets none, a
-plain column is NULL whether it comes from the padded derived table or the padded
-table (what an optimizer's predicate pushdown writes, TPC-H 13). Any other
-projection stays where it is: ``SELECT 1 AS one`` from a derived table that did
-not match must stay NULL (sqlglot's ``merge_subqueries`` gets this wrong, which
-is why it is not used).
+every LEFT join preserves. Among inner and LEFT joins the derived table may also
+stand later, cross-joined (its ON already moved to the WHERE, see
+``flatten_inner_joins``): ``X CROSS JOIN (... WHERE w)`` is ``w`` over ``X CROSS
+JOIN ...``, and that filter commutes with every later inner or LEFT join as before.
+
+A derived table on the null-supplying side of an outer join is merged only when it
+selects plain columns of one table with a WHERE ``w``: ``F LEFT JOIN (SELECT T.c AS c
+FROM T WHERE w) AS s ON p`` is ``F LEFT JOIN T ON p AND w``. A row of ``F`` meets the
+same rows of ``T`` either way (those where ``w`` and ``p`` are both TRUE), and where it
+meets none, a plain column is NULL whether it comes from the padded derived table or the
+padded table (what an optimizer's predicate pushdown writes, TPC-H 13). Any other
+projection stays where it is: ``SELECT 1 AS one`` from a derived table that did not
+match must stay NULL (sqlglot's ``merge_subqueries`` gets this wrong, which is why it is
+not used).
 """
 
 from __future__ import annotations
@@ -131,6 +135,10 @@ def _is_left_join(join: exp.Join) -> bool:
     return outer_join_side(join) == "LEFT" and is_simple_source(join.this)
 
 
+def _is_cross_join(join: exp.Join) -> bool:
+    return is_inner_join(join) and join.args.get("on") is None
+
+
 def _try_merge(
     root: exp.Expr, outer_scope: Scope, inner_scope: Scope, subquery: exp.Subquery, alias: str
 ) -> bool:
@@ -151,10 +159,13 @@ def _try_merge(
     joins: list[exp.Join] = list(outer.args.get("joins") or [])
     if position > 0 and outer_join_side(joins[position - 1]) == "LEFT":
         return _merge_padded(root, outer_scope, inner_scope, subquery, alias)
+    inner_and_left = all(is_inner_join(j) or _is_left_join(j) for j in joins)
     if is_flat_inner(outer):
         single_source_only = False
-    elif position == 0 and all(is_inner_join(j) or _is_left_join(j) for j in joins):
+    elif position == 0 and inner_and_left:
         single_source_only = True
+    elif position > 0 and inner_and_left and _is_cross_join(joins[position - 1]):
+        single_source_only = False
     else:
         return False
 

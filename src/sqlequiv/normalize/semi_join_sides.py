@@ -4,6 +4,9 @@ Spark spells a semi-join ``LEFT SEMI JOIN``; sqlglot reads it as a join with a L
 and a SEMI kind, and writes it for DuckDB as ``SEMI JOIN``, which DuckDB reads without a
 side. The two trees are one join (DuckDB has no other), so the canonical form keeps the
 one its own text reads back as: the rendering must picture the tree exactly.
+
+``LEFT OUTER JOIN`` is ``LEFT JOIN`` (likewise RIGHT and FULL): OUTER is a noise word the
+standard allows, and the canonical form drops it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ E = TypeVar("E", bound=exp.Expr)
 
 
 def semi_join_sides(expression: E) -> E:
-    """Drop the LEFT side of SEMI and ANTI joins.
+    """Drop the LEFT side of SEMI and ANTI joins, and the OUTER of outer joins.
 
     Example:
         >>> import sqlglot
@@ -26,6 +29,9 @@ def semi_join_sides(expression: E) -> E:
     """
     for join in expression.find_all(exp.Join):
         kind = (join.args.get("kind") or "").upper()
-        if kind in ("SEMI", "ANTI") and (join.args.get("side") or "").upper() == "LEFT":
+        side = (join.args.get("side") or "").upper()
+        if kind in ("SEMI", "ANTI") and side == "LEFT":
             join.set("side", None)
+        elif kind == "OUTER" and side in ("LEFT", "RIGHT", "FULL"):
+            join.set("kind", None)
     return expression
