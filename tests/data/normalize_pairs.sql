@@ -144,6 +144,18 @@ SELECT c.name, o.order_id, k.plan FROM customers c LEFT JOIN orders o ON o.custo
 SELECT c.name, o.order_id FROM customers c LEFT OUTER JOIN orders o ON o.customer_id = c.customer_id;
 SELECT c.name, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id;
 
+# title: two-keyed-tables-in-either-from-order
+# expect: equivalent
+# method: normalized
+SELECT 1 FROM customers c, orders o WHERE c.customer_id = o.order_id AND c.plan = 'x' AND o.amount > 5;
+SELECT 1 FROM orders o, customers c WHERE o.amount > 5 AND c.plan = 'x' AND o.order_id = c.customer_id;
+
+# title: max-of-an-uncorrelated-scalar-in-a-grouped-having
+# expect: equivalent
+# method: normalized
+SELECT customer_id, SUM(amount) FROM orders GROUP BY customer_id HAVING SUM(amount) > MAX((SELECT AVG(amount) FROM orders));
+SELECT customer_id, SUM(amount) FROM orders GROUP BY customer_id HAVING SUM(amount) > (SELECT AVG(amount) FROM orders);
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1455,3 +1467,14 @@ SELECT c.name, o.order_id FROM customers c CROSS JOIN customers k RIGHT JOIN ord
 # expect: not_equivalent
 SELECT c.name, o.order_id FROM customers c, (SELECT customer_id FROM customers WHERE plan = 'x') k RIGHT JOIN orders o ON o.customer_id = k.customer_id WHERE k.customer_id = c.customer_id OR c.customer_id IS NULL;
 SELECT c.name, o.order_id FROM customers c, customers k RIGHT JOIN orders o ON o.customer_id = k.customer_id WHERE (k.customer_id = c.customer_id OR c.customer_id IS NULL) AND k.plan = 'x';
+
+
+# title: max-of-a-scalar-over-no-group-is-null
+# expect: not_equivalent
+SELECT MAX((SELECT AVG(amount) FROM orders)) FROM orders WHERE amount > 100;
+SELECT (SELECT AVG(amount) FROM orders) FROM orders WHERE amount > 100 LIMIT 1;
+
+# title: max-of-a-correlated-scalar-is-not-the-scalar
+# expect: not_equivalent
+SELECT o.customer_id, MAX((SELECT MAX(p.amount) FROM orders p WHERE p.order_id < o.order_id)) FROM orders o GROUP BY o.customer_id;
+SELECT o.customer_id, (SELECT MAX(p.amount) FROM orders p WHERE p.order_id < MIN(o.order_id)) FROM orders o GROUP BY o.customer_id;

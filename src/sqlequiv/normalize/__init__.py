@@ -65,6 +65,7 @@ from sqlequiv.normalize.ascending import ascending
 from sqlequiv.normalize.canonical_aliases import canonical_aliases
 from sqlequiv.normalize.case_into_left_join import case_into_left_join
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
+from sqlequiv.normalize.constant_aggregates import constant_aggregates
 from sqlequiv.normalize.constant_order_keys import constant_order_keys
 from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
 from sqlequiv.normalize.count_never_null import count_never_null
@@ -168,6 +169,7 @@ RULES: tuple[Rule, ...] = (
     scalar_derived_tables,
     prune_derived_columns,
     collapse_identity_selects,
+    constant_aggregates,
     having_to_where,
     intersect_same_table,
     except_keyed_rows,

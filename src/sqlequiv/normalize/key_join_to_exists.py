@@ -92,7 +92,9 @@ def _semi_join(select: exp.Select, schema: Schema) -> bool:
         if aliases.count(source_alias(s)) == 1:
             tables[source_alias(s)] = s
     parts = conjuncts(where.this)
-    for a, source in tables.items():
+    # By table name, not FROM order: which of two candidate tables becomes the EXISTS must
+    # not depend on how a query happens to order its FROM (a join reordering).
+    for a, source in sorted(tables.items(), key=lambda item: item[1].name.lower()):
         if sum(1 for q in select.find_all(exp.Table, exp.Subquery) if q.alias_or_name == a) != 1:
             continue  # another scope binds the name too: a column a.x might be its
         moved = [p for p in parts if any(c.table == a for c in p.find_all(exp.Column))]

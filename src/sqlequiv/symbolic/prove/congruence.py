@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from sqlequiv.normalize._scoping import closed
 from sqlequiv.schema.model import Schema
 
 __all__ = ["MAX_PARTS", "differing_parts", "prove_by_parts"]
@@ -233,62 +234,7 @@ def _self_contained(query: exp.Expr, names: _Names) -> bool:
         name = table.name.lower()
         if name not in own and (name in statement_ctes or name not in schema):
             return False
-    return _closed(query, frozenset())
-
-
-def _closed(query: exp.Expr, bound: frozenset[str]) -> bool:
-    """Whether every qualified column of ``query`` names a source bound inside it (a
-    derived table sees the enclosing queries, not its siblings)."""
-    if isinstance(query, exp.Subquery):
-        return _closed(query.this, bound) and _closed_in(query, bound, {"this", "alias"})
-    if isinstance(query, exp.SetOperation):
-        return (
-            _closed(query.this, bound)
-            and _closed(query.expression, bound)
-            and _closed_in(query, bound, {"this", "expression", "with_"})
-        )
-    if not isinstance(query, exp.Select):
-        return isinstance(query, exp.Values)
-    with_ = query.args.get("with_")
-    if with_ is not None and not all(_closed(cte.this, bound) for cte in with_.expressions):
-        return False
-    from_ = query.args.get("from_")
-    sources = ([from_.this] if from_ is not None else []) + [
-        join.this for join in query.args.get("joins") or ()
-    ]
-    for source in sources:
-        if isinstance(source, exp.Subquery | exp.Values):
-            if not _closed(source, bound):
-                return False
-        elif not isinstance(source, exp.Table) or not source.alias_or_name:
-            return False
-    inner = bound | {source.alias_or_name.lower() for source in sources}
-    if not all(_closed_in(join, inner, {"this"}) for join in query.args.get("joins") or ()):
-        return False
-    return _closed_in(query, inner, {"from_", "joins", "with_"})
-
-
-def _closed_in(node: exp.Expr, bound: frozenset[str], skip: set[str]) -> bool:
-    stack = [
-        child
-        for key, value in node.args.items()
-        if key not in skip
-        for child in (value if isinstance(value, list) else [value])
-        if isinstance(child, exp.Expr)
-    ]
-    while stack:
-        child = stack.pop()
-        if isinstance(child, exp.Query):
-            if not _closed(child, bound):
-                return False
-        elif isinstance(child, exp.Column) and child.table:
-            if child.table.lower() not in bound:
-                return False
-        elif isinstance(child, exp.Lateral | exp.Pivot):
-            return False
-        else:
-            stack.extend(child.iter_expressions())
-    return True
+    return closed(query)
 
 
 def _inside(node: exp.Expr, ancestor: exp.Expr) -> bool:
