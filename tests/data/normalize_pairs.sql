@@ -648,6 +648,12 @@ SELECT c.customer_id, c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders
 WITH big AS (SELECT customer_id, amount FROM orders WHERE amount > 10) SELECT a.customer_id FROM big a JOIN big b ON a.customer_id = b.customer_id WHERE a.amount < b.amount;
 SELECT x.customer_id FROM (SELECT customer_id, amount FROM orders WHERE amount > 10) x JOIN (SELECT customer_id, amount FROM orders WHERE amount > 10) y ON x.customer_id = y.customer_id WHERE x.amount < y.amount;
 
+# title: a-small-cte-read-in-six-places-is-six-derived-tables
+# expect: equivalent
+# method: normalized
+WITH c AS (SELECT customer_id, plan FROM customers) SELECT o.order_id FROM orders o, c a, c b, c d, c e, c f, c g WHERE a.customer_id = o.customer_id AND b.customer_id = a.customer_id AND d.customer_id = b.customer_id AND e.customer_id = d.customer_id AND f.customer_id = e.customer_id AND g.plan = f.plan;
+SELECT o.order_id FROM orders o, customers a, customers b, customers d, customers e, customers f, customers g WHERE a.customer_id = o.customer_id AND b.customer_id = a.customer_id AND d.customer_id = b.customer_id AND e.customer_id = d.customer_id AND f.customer_id = e.customer_id AND g.plan = f.plan;
+
 # title: inner-group-by-under-outer-group-by
 # expect: equivalent
 # method: normalized

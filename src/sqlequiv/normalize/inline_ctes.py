@@ -7,7 +7,7 @@ certain when the body is deterministic; when it is not (LIMIT without a total
 order, window functions, volatile functions) we only inline into a position
 that is evaluated once per query (the FROM of the main query or of a derived
 table), never into a subquery expression that may be re-evaluated. A deterministic
-body referenced in several places (at most four) gets a copy in each: evaluated once
+body referenced in several places (four, or more if it is small) gets a copy in each: evaluated once
 or once per place, it is the same bag of rows each time. A CTE that is never
 referenced cannot influence the result and is removed.
 
@@ -111,9 +111,12 @@ def inline_ctes(expression: E, *, copies: bool = True) -> E:
 
 
 #: A CTE read several times is inlined into at most this many places, if its body has at
-#: most this many nodes (each place gets a copy).
-_MAX_COPIES = 4
+#: most this many nodes (each place gets a copy), and the copies together at most
+#: :data:`_MAX_ALL_COPIES` nodes: a small body (an optimizer's ``SELECT <every column>
+#: FROM date_dim``, read in eight places) may be copied more often than a large one.
+_MAX_COPIES = 16
 _MAX_COPIED_NODES = 300
+_MAX_ALL_COPIES = 1200
 
 
 def _inline_copies(cte: exp.CTE, refs: list[exp.Table]) -> None:
@@ -124,7 +127,8 @@ def _inline_copies(cte: exp.CTE, refs: list[exp.Table]) -> None:
     body = cte.this
     if len(refs) > _MAX_COPIES or not _deterministic_body(body):
         return
-    if sum(1 for _ in body.walk()) > _MAX_COPIED_NODES:
+    size = sum(1 for _ in body.walk())
+    if size > _MAX_COPIED_NODES or size * len(refs) > max(_MAX_ALL_COPIES, 4 * size):
         return
     for table in refs:
         if (
