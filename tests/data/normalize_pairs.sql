@@ -156,6 +156,20 @@ SELECT 1 FROM orders o, customers c WHERE o.amount > 5 AND c.plan = 'x' AND o.or
 SELECT customer_id, SUM(amount) FROM orders GROUP BY customer_id HAVING SUM(amount) > MAX((SELECT AVG(amount) FROM orders));
 SELECT customer_id, SUM(amount) FROM orders GROUP BY customer_id HAVING SUM(amount) > (SELECT AVG(amount) FROM orders);
 
+# title: an-unread-column-of-a-union-all
+# expect: equivalent
+# method: normalized
+SELECT u.k, SUM(u.v) FROM (SELECT customer_id AS k, amount AS v, order_id AS extra FROM orders UNION ALL SELECT customer_id, 1, customer_id FROM customers) u GROUP BY u.k;
+SELECT u.k, SUM(u.v) FROM (SELECT customer_id AS k, amount AS v FROM orders UNION ALL SELECT customer_id, 1 FROM customers) u GROUP BY u.k;
+
+# (This pair was a near miss until 2026-12: both read every name and every plan, as
+# DuckDB confirms; pruning the unread column of the UNION ALL showed it.)
+# title: union-columns-by-position-whatever-their-names
+# expect: equivalent
+# method: normalized
+SELECT u.x FROM (SELECT name AS x, plan AS y FROM customers UNION ALL SELECT plan AS y, name AS x FROM customers) u;
+SELECT u.x FROM (SELECT plan AS y, name AS x FROM customers UNION ALL SELECT name AS x, plan AS y FROM customers) u;
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1045,10 +1059,11 @@ SELECT plan FROM customers EXCEPT SELECT name FROM customers;
 SELECT name FROM customers UNION SELECT plan FROM customers UNION ALL SELECT name FROM customers;
 SELECT name FROM customers UNION ALL SELECT plan FROM customers UNION SELECT name FROM customers;
 
+# (The second branch's columns are matched by position, not by name: x is its plan.)
 # title: derived-union-names-come-from-first-branch
 # expect: not_equivalent
 SELECT u.x FROM (SELECT name AS x, plan AS y FROM customers UNION ALL SELECT plan AS y, name AS x FROM customers) u;
-SELECT u.x FROM (SELECT plan AS y, name AS x FROM customers UNION ALL SELECT name AS x, plan AS y FROM customers) u;
+SELECT u.x FROM (SELECT name AS x, plan AS y FROM customers UNION ALL SELECT name AS x, plan AS y FROM customers) u;
 
 # title: order-by-all-depends-on-column-order
 # expect: not_equivalent
@@ -1484,3 +1499,9 @@ SELECT (SELECT AVG(amount) FROM orders) FROM orders WHERE amount > 100 LIMIT 1;
 # expect: not_equivalent
 SELECT o.customer_id, MAX((SELECT MAX(p.amount) FROM orders p WHERE p.order_id < o.order_id)) FROM orders o GROUP BY o.customer_id;
 SELECT o.customer_id, (SELECT MAX(p.amount) FROM orders p WHERE p.order_id < MIN(o.order_id)) FROM orders o GROUP BY o.customer_id;
+
+
+# title: an-unread-column-of-a-union-counts
+# expect: not_equivalent
+SELECT COUNT(u.k) FROM (SELECT customer_id AS k, order_id AS extra FROM orders UNION SELECT customer_id, customer_id FROM customers) u;
+SELECT COUNT(u.k) FROM (SELECT customer_id AS k FROM orders UNION SELECT customer_id FROM customers) u;

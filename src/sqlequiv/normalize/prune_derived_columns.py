@@ -8,14 +8,16 @@ a person often writes it with one.
 
 Why this is sound: a SELECT makes one output row per row (or group) of its FROM, WHERE
 and GROUP BY, whatever it projects, so without a projection it has the same rows with
-one column fewer, and a query that never reads that column cannot tell. Left alone: a
-DISTINCT (the columns decide which rows are equal), a set operation (columns match by
-position), an aggregate without GROUP BY (dropping the only aggregate would turn one row
-into one per input row), a GROUP BY ALL or an ordinal in GROUP BY or ORDER BY (positions
-would shift), a name the SELECT itself reads back (``ORDER BY n``), and any derived table
-read through a star, USING or NATURAL join. A column counts as read wherever its
-qualifier appears in the enclosing query, nested subqueries included: reading too much
-only keeps a column. At least the first column is kept (a SELECT lists one).
+one column fewer, and a query that never reads that column cannot tell. A UNION ALL
+keeps every row of each branch, so the same column goes from each of them (its columns
+are its branches' by position, named by the first). Left alone: a DISTINCT (the columns
+decide which rows are equal), another set operation (UNION removes duplicates), an
+aggregate without GROUP BY (dropping the only aggregate would turn one row into one per
+input row), a GROUP BY ALL or an ordinal in GROUP BY or ORDER BY (positions would
+shift), a name the SELECT itself reads back (``ORDER BY n``), and any derived table read
+through a star, USING or NATURAL join. A column counts as read wherever its qualifier
+appears in the enclosing query, nested subqueries included: reading too much only keeps
+a column. At least the first column is kept (a SELECT lists one).
 """
 
 from __future__ import annotations
@@ -50,13 +52,34 @@ def prune_derived_columns(expression: E) -> E:
             outer, exp.Select
         ):
             continue
-        if is_simple_subquery(subquery) and isinstance(subquery.this, exp.Select):
-            _prune(subquery, subquery.this, outer)
+        if not is_simple_subquery(subquery):
+            continue
+        branches = _union_all_branches(subquery.this)
+        if branches is not None:
+            _prune(subquery, branches, outer)
     return expression
 
 
-def _prune(subquery: exp.Subquery, inner: exp.Select, outer: exp.Select) -> None:
-    if len(inner.expressions) < 2 or not _prunable(inner):
+def _union_all_branches(query: exp.Expr) -> list[exp.Select] | None:
+    """``[query]`` for a SELECT; the SELECTs of a UNION ALL chain with nothing of its own
+    (its columns are its branches' by position, and it keeps every row of each); else
+    None."""
+    if isinstance(query, exp.Select):
+        return [query]
+    if not isinstance(query, exp.Union) or query.args.get("distinct"):
+        return None
+    if truthy_args(query) - {"this", "expression"}:
+        return None
+    left, right = _union_all_branches(query.this), _union_all_branches(query.expression)
+    if left is None or right is None:
+        return None
+    return left + right
+
+
+def _prune(subquery: exp.Subquery, branches: list[exp.Select], outer: exp.Select) -> None:
+    inner = branches[0]  # names the columns
+    width = len(inner.expressions)
+    if width < 2 or not all(len(b.expressions) == width and _prunable(b) for b in branches):
         return
     if any(join.args.get("using") or join.args.get("method") for join in _joins(outer)):
         return  # USING / NATURAL read columns by name
@@ -73,10 +96,11 @@ def _prune(subquery: exp.Subquery, inner: exp.Select, outer: exp.Select) -> None
     names = [projection.alias_or_name.lower() for projection in inner.expressions]
     if len(set(names)) != len(names) or not all(names):
         return
-    kept = [p for p, name in zip(inner.expressions, names, strict=True) if name in read]
+    kept = [i for i, name in enumerate(names) if name in read] or [0]
     if len(kept) == len(names):
         return
-    inner.set("expressions", kept or inner.expressions[:1])
+    for branch in branches:
+        branch.set("expressions", [branch.expressions[i] for i in kept])
 
 
 def _prunable(inner: exp.Select) -> bool:
