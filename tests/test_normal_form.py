@@ -439,3 +439,35 @@ def test_decimal_literals_are_reals_in_sqlite_and_their_sum_is_not_folded() -> N
         "sqlite",
     )
     assert verdict.verdict == "not_equivalent"
+
+
+DATES = "CREATE TABLE events (id INTEGER PRIMARY KEY, day DATE, note VARCHAR(20))"
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "postgres"])
+def test_a_cast_of_a_column_to_its_declared_type_is_the_column(engine: str) -> None:
+    verdict = check(
+        "SELECT id, note FROM events WHERE CAST(day AS DATE) < DATE '2020-02-01'",
+        "SELECT id, note FROM events WHERE day < DATE '2020-02-01'",
+        DATES, engine,
+    )  # fmt: skip
+    assert (verdict.verdict, verdict.method) == ("equivalent", "normalized")
+
+
+def test_a_cast_to_the_declared_type_keeps_its_parameters() -> None:
+    same = check("SELECT CAST(note AS VARCHAR(20)) FROM events", "SELECT note FROM events", DATES)
+    assert (same.verdict, same.method) == ("equivalent", "normalized")
+    # A cast to a DECIMAL of another scale rounds: it is no identity.
+    other = check("SELECT CAST(id AS DECIMAL(4, 1)) FROM events", "SELECT id FROM events", DATES)
+    assert other.method != "normalized"
+
+
+def test_in_sqlite_a_cast_to_the_declared_type_converts() -> None:
+    # A DATE column holds text in SQLite, and CAST(day AS DATE) makes a number of it:
+    # 2021 < '2020-02-01' (a number sorts before any text) while '2021-01-01' does not.
+    verdict = check(
+        "SELECT id FROM events WHERE CAST(day AS DATE) < '2020-02-01'",
+        "SELECT id FROM events WHERE day < '2020-02-01'",
+        DATES, "sqlite",
+    )  # fmt: skip
+    assert verdict.verdict == "not_equivalent"

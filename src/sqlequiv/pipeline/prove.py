@@ -18,6 +18,7 @@ from sqlequiv.execute.portable import portable
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import REWRITE_VARIANTS, TooLarge, canonical_sql
 from sqlequiv.normalize.fold_integer_literals import fold_decimal_comparands
+from sqlequiv.normalize.identity_casts import identity_casts, is_identity_cast
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.verdict import Verdict
@@ -100,8 +101,9 @@ def proved(method: str, pair: Pair) -> Verdict:
 
 
 def _canonical(query: GuardedQuery, pair: Pair, extended: bool) -> str | None:
-    # SQLite reads a decimal literal as a REAL (its sums are not exact): no folding there.
-    prepare = _sqlite_like_patterns if query.engine == "sqlite" else _exact_decimal_folds
+    # SQLite reads a decimal literal as a REAL (its sums are not exact) and a declared
+    # type as an affinity (a cast to it converts): neither fold holds there.
+    prepare = _sqlite_like_patterns if query.engine == "sqlite" else _typed_engine_folds
     tree = prepare(query.qualified)
     try:
         ignore_order = pair.options.ignore_column_order
@@ -114,14 +116,17 @@ def _canonical(query: GuardedQuery, pair: Pair, extended: bool) -> str | None:
         return None
 
 
-def _exact_decimal_folds(tree: exp.Expression) -> exp.Expression:
-    """``tree`` with arithmetic on decimal literals folded where it is compared with a
-    number (:func:`~sqlequiv.normalize.fold_integer_literals.fold_decimal_comparands`),
-    for an engine whose decimal literals are exact; ``tree`` itself where nothing folds
+def _typed_engine_folds(tree: exp.Expression) -> exp.Expression:
+    """``tree`` with what holds for an engine whose types are the declared ones (every one
+    but SQLite): arithmetic on decimal literals folded where it is compared with a number
+    (:func:`~sqlequiv.normalize.fold_integer_literals.fold_decimal_comparands`: decimal
+    literals are exact there) and a column's cast to its own declared type dropped
+    (:mod:`~sqlequiv.normalize.identity_casts`). ``tree`` itself where nothing changes
     (its canonical form is then the one the prover asks for too, computed once)."""
-    if not any(_decimal_operand(node) for node in tree.find_all(exp.Add, exp.Sub, exp.Mul)):
+    folds = any(_decimal_operand(node) for node in tree.find_all(exp.Add, exp.Sub, exp.Mul))
+    if not folds and not any(is_identity_cast(cast) for cast in tree.find_all(exp.Cast)):
         return tree
-    return fold_decimal_comparands(tree.copy())
+    return identity_casts(fold_decimal_comparands(tree.copy()))
 
 
 def _decimal_operand(node: exp.Expr) -> bool:
