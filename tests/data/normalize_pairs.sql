@@ -170,6 +170,12 @@ SELECT u.k, SUM(u.v) FROM (SELECT customer_id AS k, amount AS v FROM orders UNIO
 SELECT u.x FROM (SELECT name AS x, plan AS y FROM customers UNION ALL SELECT plan AS y, name AS x FROM customers) u;
 SELECT u.x FROM (SELECT plan AS y, name AS x FROM customers UNION ALL SELECT name AS x, plan AS y FROM customers) u;
 
+# title: a-decorrelated-exists-of-a-join-under-or
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id AS k FROM orders o, customers x WHERE o.customer_id = x.customer_id AND x.plan = 'p' GROUP BY o.customer_id) t ON c.customer_id = t.k WHERE t.k IS NOT NULL OR c.plan = 'z';
+SELECT c.name FROM customers c WHERE c.plan = 'z' OR EXISTS (SELECT 1 FROM orders o JOIN customers x ON o.customer_id = x.customer_id WHERE o.customer_id = c.customer_id AND x.plan = 'p');
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1505,3 +1511,9 @@ SELECT o.customer_id, (SELECT MAX(p.amount) FROM orders p WHERE p.order_id < MIN
 # expect: not_equivalent
 SELECT COUNT(u.k) FROM (SELECT customer_id AS k, order_id AS extra FROM orders UNION SELECT customer_id, customer_id FROM customers) u;
 SELECT COUNT(u.k) FROM (SELECT customer_id AS k FROM orders UNION SELECT customer_id FROM customers) u;
+
+
+# title: a-left-join-to-a-join-is-no-match-test
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id AS k FROM orders o, customers x WHERE o.customer_id = x.customer_id AND x.plan = 'p') t ON c.customer_id = t.k WHERE t.k IS NOT NULL OR c.plan = 'z';
+SELECT c.name FROM customers c WHERE c.plan = 'z' OR EXISTS (SELECT 1 FROM orders o JOIN customers x ON o.customer_id = x.customer_id WHERE o.customer_id = c.customer_id AND x.plan = 'p');

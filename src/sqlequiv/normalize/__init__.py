@@ -184,6 +184,7 @@ RULES: tuple[Rule, ...] = (
     two_valued_in,
     foreign_key_joins,
     distinct_key_semijoin,
+    left_join_semijoin,  # again: key_join_to_exists may have left a derived table one table
     flatten_exists,
     strip_parens,
     expand_between,

@@ -147,8 +147,10 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
     renamed_table = table.copy()
     renamed_table.set("alias", exp.TableAlias(this=exp.to_identifier(fresh)))
     query = exp.select("1").from_(renamed_table).where(inner_where)
-    for clause in ("group", "having"):  # a row filter on the group keys commutes with them
-        if own.args.get(clause) is not None:
+    # A row filter on the group keys commutes with them; without a HAVING the groups do
+    # not matter to an EXISTS (it has a group exactly when it has a row).
+    if own.args.get("having") is not None:
+        for clause in ("group", "having"):
             query.set(clause, own.args[clause])
     exists = exp.Exists(this=query)
     select.set("joins", [j for j in select.args.get("joins") or [] if j is not join] or None)
