@@ -176,6 +176,12 @@ SELECT u.x FROM (SELECT plan AS y, name AS x FROM customers UNION ALL SELECT nam
 SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id AS k FROM orders o, customers x WHERE o.customer_id = x.customer_id AND x.plan = 'p' GROUP BY o.customer_id) t ON c.customer_id = t.k WHERE t.k IS NOT NULL OR c.plan = 'z';
 SELECT c.name FROM customers c WHERE c.plan = 'z' OR EXISTS (SELECT 1 FROM orders o JOIN customers x ON o.customer_id = x.customer_id WHERE o.customer_id = c.customer_id AND x.plan = 'p');
 
+# title: a-decorrelated-scalar-average-over-a-join
+# expect: equivalent
+# method: normalized
+SELECT o.order_id FROM orders o, customers c LEFT JOIN (SELECT 2 * AVG(p.amount) AS v, p.customer_id AS k FROM orders p, customers x WHERE p.customer_id = x.customer_id AND x.plan = 'p' GROUP BY p.customer_id) u ON c.customer_id = u.k WHERE o.order_id = c.customer_id AND o.amount > u.v;
+SELECT o.order_id FROM orders o, customers c WHERE o.order_id = c.customer_id AND o.amount > (SELECT 2 * AVG(p.amount) FROM orders p JOIN customers x ON p.customer_id = x.customer_id WHERE x.plan = 'p' AND p.customer_id = c.customer_id);
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1517,3 +1523,9 @@ SELECT COUNT(u.k) FROM (SELECT customer_id AS k FROM orders UNION SELECT custome
 # expect: not_equivalent
 SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id AS k FROM orders o, customers x WHERE o.customer_id = x.customer_id AND x.plan = 'p') t ON c.customer_id = t.k WHERE t.k IS NOT NULL OR c.plan = 'z';
 SELECT c.name FROM customers c WHERE c.plan = 'z' OR EXISTS (SELECT 1 FROM orders o JOIN customers x ON o.customer_id = x.customer_id WHERE o.customer_id = c.customer_id AND x.plan = 'p');
+
+
+# title: a-decorrelated-scalar-average-keeps-its-join
+# expect: not_equivalent
+SELECT o.order_id FROM orders o, customers c LEFT JOIN (SELECT 2 * AVG(p.amount) AS v, p.customer_id AS k FROM orders p, customers x WHERE p.customer_id = x.customer_id AND x.plan = 'p' GROUP BY p.customer_id) u ON c.customer_id = u.k WHERE o.order_id = c.customer_id AND o.amount > u.v;
+SELECT o.order_id FROM orders o, customers c WHERE o.order_id = c.customer_id AND o.amount > (SELECT 2 * AVG(p.amount) FROM orders p WHERE p.customer_id = c.customer_id);

@@ -185,6 +185,7 @@ RULES: tuple[Rule, ...] = (
     foreign_key_joins,
     distinct_key_semijoin,
     left_join_semijoin,  # again: key_join_to_exists may have left a derived table one table
+    left_join_to_scalar,  # (likewise)
     flatten_exists,
     strip_parens,
     expand_between,

@@ -14,7 +14,10 @@ subquery ``(SELECT v FROM X WHERE <u's WHERE> AND k = e)`` computes ``v`` over e
 those rows, as one aggregate row, which is NULL over no row provided ``v`` is: ``v``
 is built of SUM, AVG, MIN or MAX (NULL over no row; not COUNT, which is 0) with
 constants and arithmetic, which is NULL when an operand is. ``u`` must be read nowhere
-else (not its keys, nor in a nested query). The join may be anywhere in the FROM: it
+else (not its keys, nor in a nested query). A query nested in ``u`` (an EXISTS in its
+WHERE) moves with it when ``u`` reads nothing from outside itself and calls nothing
+volatile: it then means the same in the scalar subquery. The join may be anywhere in
+the FROM: it
 keeps each row before it once, and a read of ``u.v`` in a later ON becomes the same
 subquery. ``X`` takes a fresh name in each subquery, so that the outer columns are not captured.
 """
@@ -25,6 +28,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._scoping import closed
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
@@ -37,6 +41,7 @@ from sqlequiv.normalize._util import (
     same_declared_type,
     truthy_args,
 )
+from sqlequiv.policy import is_volatile
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -92,8 +97,10 @@ def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
     inner = table.alias_or_name
     if any(n is not table and n.alias_or_name == inner for n in body.find_all(exp.Table)):
         return
-    if any(isinstance(n, exp.Query) for n in body.walk() if n is not body):
-        return
+    if any(isinstance(n, exp.Query) for n in body.walk() if n is not body) and not (
+        closed(body) and not is_volatile(body)
+    ):
+        return  # a nested query may move only if it reads nothing from outside ``u``
     values: dict[str, exp.Expr] = {}
     key_of: dict[str, exp.Expr] = {}
     for projection in body.expressions:
