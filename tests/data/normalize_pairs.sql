@@ -182,6 +182,12 @@ SELECT c.name FROM customers c WHERE c.plan = 'z' OR EXISTS (SELECT 1 FROM order
 SELECT o.order_id FROM orders o, customers c LEFT JOIN (SELECT 2 * AVG(p.amount) AS v, p.customer_id AS k FROM orders p, customers x WHERE p.customer_id = x.customer_id AND x.plan = 'p' GROUP BY p.customer_id) u ON c.customer_id = u.k WHERE o.order_id = c.customer_id AND o.amount > u.v;
 SELECT o.order_id FROM orders o, customers c WHERE o.order_id = c.customer_id AND o.amount > (SELECT 2 * AVG(p.amount) FROM orders p JOIN customers x ON p.customer_id = x.customer_id WHERE x.plan = 'p' AND p.customer_id = c.customer_id);
 
+# title: concatenated-string-literals
+# expect: equivalent
+# method: normalized
+SELECT name, 'A' || ',' || 'B' FROM customers WHERE plan = 'x' || 'y';
+SELECT name, 'A,B' FROM customers WHERE plan = 'xy';
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1529,3 +1535,9 @@ SELECT c.name FROM customers c WHERE c.plan = 'z' OR EXISTS (SELECT 1 FROM order
 # expect: not_equivalent
 SELECT o.order_id FROM orders o, customers c LEFT JOIN (SELECT 2 * AVG(p.amount) AS v, p.customer_id AS k FROM orders p, customers x WHERE p.customer_id = x.customer_id AND x.plan = 'p' GROUP BY p.customer_id) u ON c.customer_id = u.k WHERE o.order_id = c.customer_id AND o.amount > u.v;
 SELECT o.order_id FROM orders o, customers c WHERE o.order_id = c.customer_id AND o.amount > (SELECT 2 * AVG(p.amount) FROM orders p WHERE p.customer_id = c.customer_id);
+
+
+# title: concatenation-with-a-column-is-not-folded
+# expect: not_equivalent
+SELECT name FROM customers WHERE plan = 'x' || name;
+SELECT name FROM customers WHERE plan = 'x';

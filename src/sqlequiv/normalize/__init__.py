@@ -87,7 +87,7 @@ from sqlequiv.normalize.expand_between import expand_between
 from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_exists import flatten_exists
 from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins, unnest_inner_join_trees
-from sqlequiv.normalize.fold_integer_literals import fold_integer_literals
+from sqlequiv.normalize.fold_integer_literals import fold_integer_literals, fold_string_literals
 from sqlequiv.normalize.foreign_key_joins import foreign_key_joins
 from sqlequiv.normalize.having_to_where import having_to_where
 from sqlequiv.normalize.in_to_exists import in_to_exists
@@ -149,6 +149,7 @@ RULES: tuple[Rule, ...] = (
     semi_join_sides,
     ascending,
     fold_integer_literals,
+    fold_string_literals,
     inline_ctes,
     unshadow_aliases,  # after the CTEs' copies, before the rules that move conditions
     left_join_to_scalar,  # these two before the joins they leave are flattened and merged

@@ -50,6 +50,27 @@ def fold_integer_literals(expression: E) -> E:
     return expression
 
 
+def fold_string_literals(expression: E) -> E:
+    """Replace ``'a' || 'b'`` (two string literals) by ``'ab'``.
+
+    Why this is sound: ``||`` of two non-NULL strings is their concatenation, a string,
+    in every engine that reads ``||`` as concatenation (sqlglot reads MySQL's ``||`` as
+    OR, which is not this node), and a string literal is a string of the same type.
+
+    Example:
+        >>> import sqlglot
+        >>> fold_string_literals(sqlglot.parse_one("SELECT 'ZOUROS' || ',' || 'ZHOU'")).sql()
+        "SELECT 'ZOUROS,ZHOU'"
+    """
+    for node in reversed(list(expression.find_all(exp.DPipe))):
+        left, right = node.this, node.expression  # (``safe`` is about NULLs: none here)
+        if all(isinstance(s, exp.Literal) and s.is_string for s in (left, right)):
+            folded = exp.Literal.string(left.name + right.name)
+            folded.type = node.type
+            node.replace(folded)
+    return expression
+
+
 def _integer(node: exp.Expr) -> int | None:
     if isinstance(node, exp.Paren):
         return _integer(node.this)
