@@ -180,7 +180,7 @@ WHERE stadium_id IS NOT NULL;
 # title: stadiums with their 2014 concerts, ON filter vs filtered derived table
 # schema: concert_singer
 # expect: equivalent
-# method: symbolic
+# method: normalized
 # note: a conjunct on the right side in ON filters the right input before the outer join
 SELECT s.name, c.concert_name
 FROM stadium s

@@ -188,6 +188,12 @@ SELECT o.order_id FROM orders o, customers c WHERE o.order_id = c.customer_id AN
 SELECT name, 'A' || ',' || 'B' FROM customers WHERE plan = 'x' || 'y';
 SELECT name, 'A,B' FROM customers WHERE plan = 'xy';
 
+# title: a-decorrelated-scalar-over-a-derived-table
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c LEFT JOIN (SELECT AVG(t.s) AS v, t.k AS k FROM (SELECT customer_id AS k, SUM(amount) AS s FROM orders GROUP BY customer_id, placed_at) t GROUP BY t.k) u ON c.customer_id = u.k WHERE u.v > 10;
+SELECT c.name FROM customers c WHERE (SELECT AVG(t.s) FROM (SELECT customer_id AS k, SUM(amount) AS s FROM orders GROUP BY customer_id, placed_at) t WHERE t.k = c.customer_id) > 10;
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1541,3 +1547,9 @@ SELECT o.order_id FROM orders o, customers c WHERE o.order_id = c.customer_id AN
 # expect: not_equivalent
 SELECT name FROM customers WHERE plan = 'x' || name;
 SELECT name FROM customers WHERE plan = 'x';
+
+
+# title: a-decorrelated-count-over-a-derived-table-is-zero-not-null
+# expect: not_equivalent
+SELECT c.name, u.n FROM customers c LEFT JOIN (SELECT COUNT(t.s) AS n, t.k AS k FROM (SELECT customer_id AS k, SUM(amount) AS s FROM orders GROUP BY customer_id, placed_at) t GROUP BY t.k) u ON c.customer_id = u.k;
+SELECT c.name, (SELECT COUNT(t.s) FROM (SELECT customer_id AS k, SUM(amount) AS s FROM orders GROUP BY customer_id, placed_at) t WHERE t.k = c.customer_id) FROM customers c;

@@ -5,7 +5,8 @@ AVG(x.q) FROM lineitem x WHERE x.pk = p.pk)`` as ``part p LEFT JOIN (SELECT 0.2 
 AVG(x.q) AS v, x.pk AS k FROM lineitem x GROUP BY x.pk) u ON u.k = p.pk ... WHERE l.q <
 u.v``. This rule writes the second back as the first.
 
-Why this is sound. The derived table ``u`` groups one table ``X`` by exactly the keys
+Why this is sound. The derived table ``u`` groups one table ``X`` (or one derived table,
+under the conditions below for a nested query) by exactly the keys
 the ON equates (conjuncts ``u.k = e``, ``e`` not reading ``u``, of one declared type),
 so a row of the other sources meets at most one group: the LEFT JOIN keeps each such
 row once. On it, ``u.v`` is the value of ``v`` over the group of rows of ``X`` whose keys
@@ -35,6 +36,7 @@ from sqlequiv.normalize._util import (
     fresh_name,
     is_deterministic,
     is_inside,
+    is_simple_subquery,
     is_simple_table,
     outer_join_side,
     plain_group,
@@ -92,10 +94,13 @@ def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
         return
     keys = plain_group(body)
     table = body.args["from_"].this if body.args.get("from_") else None
-    if keys is None or table is None or not is_simple_table(table):
+    if keys is None or table is None or not (is_simple_table(table) or is_simple_subquery(table)):
         return
     inner = table.alias_or_name
-    if any(n is not table and n.alias_or_name == inner for n in body.find_all(exp.Table)):
+    if any(
+        n is not table and n.alias_or_name == inner
+        for n in body.find_all(exp.Table, exp.Subquery)
+    ):
         return
     if any(isinstance(n, exp.Query) for n in body.walk() if n is not body) and not (
         closed(body) and not is_volatile(body)
