@@ -471,3 +471,24 @@ def test_in_sqlite_a_cast_to_the_declared_type_converts() -> None:
         DATES, "sqlite",
     )  # fmt: skip
     assert verdict.verdict == "not_equivalent"
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "postgres"])
+def test_a_date_string_compared_with_a_date_is_cast_to_it(engine: str) -> None:
+    verdict = check(
+        "SELECT id FROM events WHERE day >= '2020-02-01' AND day BETWEEN '2019-01-01' AND day",
+        "SELECT id FROM events WHERE day >= CAST('2020-02-01' AS DATE) "
+        "AND day >= CAST('2019-01-01' AS DATE) AND day <= day",
+        DATES, engine,
+    )  # fmt: skip
+    assert (verdict.verdict, verdict.method) == ("equivalent", "normalized")
+
+
+def test_in_sqlite_a_date_string_is_compared_as_text() -> None:
+    # CAST('2020-02-01' AS DATE) is the number 2020 in SQLite, below any text.
+    verdict = check(
+        "SELECT id FROM events WHERE day >= '2020-02-01'",
+        "SELECT id FROM events WHERE day >= CAST('2020-02-01' AS DATE)",
+        DATES, "sqlite",
+    )  # fmt: skip
+    assert verdict.verdict == "not_equivalent"

@@ -1,4 +1,8 @@
-"""Drop a CAST of a column to the type the schema declares it with.
+"""Casts that a typed engine implies: a column's cast to its own type, a date string.
+
+:func:`identity_casts` drops a CAST of a column to the type the schema declares it
+with; :func:`explicit_date_literals` writes the cast a string literal compared with a
+DATE gets implicitly.
 
 ``CAST(d.d_date AS DATE)`` over a DATE column is the column: an optimizer's canonicalizer
 drops it, and a query written against a schema it did not read keeps it (TPC-DS 40).
@@ -46,3 +50,50 @@ def is_identity_cast(cast: exp.Expr) -> bool:
     if column.type.this == exp.DataType.Type.UNKNOWN:
         return False
     return column.type.sql() == cast.to.sql()
+
+
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+
+def explicit_date_literals(expression: E) -> E:
+    """Write a string literal compared with a DATE as ``CAST('...' AS DATE)``.
+
+    ``d.d_date >= '2002-03-29'`` is ``d.d_date >= CAST('2002-03-29' AS DATE)``: DuckDB
+    casts a string literal to the type of what it is compared with, PostgreSQL resolves
+    its untyped literal so, and MySQL converts a constant compared with a date to a date
+    (an optimizer writes the cast out). Not in SQLite, where a DATE column holds text
+    and is compared as text, while ``CAST('2002-03-29' AS DATE)`` is the number 2002:
+    the caller applies this to the other engines only. Taken: an operand of ``=``,
+    ``<>``, ``<``, ``<=``, ``>``, ``>=`` or a bound of a BETWEEN whose other side is a
+    DATE (by its annotated type).
+
+    Example:
+        >>> import sqlglot
+        >>> e = sqlglot.parse_one("SELECT 1 FROM t WHERE t.d >= '2002-03-29'")
+        >>> for c in e.find_all(exp.Column):
+        ...     c.type = exp.DataType.build("DATE")
+        >>> explicit_date_literals(e).sql()
+        "SELECT 1 FROM t WHERE t.d >= CAST('2002-03-29' AS DATE)"
+    """
+    for literal in list(expression.find_all(exp.Literal)):
+        if not is_compared_date(literal):
+            continue
+        cast = exp.Cast(this=literal.copy(), to=exp.DataType.build("DATE"))
+        cast.type = exp.DataType.build("DATE")
+        literal.replace(cast)
+    return expression
+
+
+def is_compared_date(literal: exp.Literal) -> bool:
+    """Whether ``literal`` is a string compared with a DATE (an operand of a comparison
+    or a BETWEEN bound)."""
+    if not literal.is_string:
+        return False
+    parent = literal.parent
+    if isinstance(parent, _COMPARISONS):
+        other = parent.expression if parent.this is literal else parent.this
+    elif isinstance(parent, exp.Between) and parent.this is not literal:
+        other = parent.this
+    else:
+        return False
+    return other.type is not None and other.type.this == exp.DataType.Type.DATE

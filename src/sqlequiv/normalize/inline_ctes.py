@@ -115,8 +115,8 @@ def inline_ctes(expression: E, *, copies: bool = True) -> E:
 #: :data:`_MAX_ALL_COPIES` nodes: a small body (an optimizer's ``SELECT <every column>
 #: FROM date_dim``, read in eight places) may be copied more often than a large one.
 _MAX_COPIES = 16
-_MAX_COPIED_NODES = 300
-_MAX_ALL_COPIES = 1200
+_MAX_COPIED_NODES = 800
+_MAX_ALL_COPIES = 3000
 
 
 def _inline_copies(cte: exp.CTE, refs: list[exp.Table]) -> None:

@@ -18,7 +18,12 @@ from sqlequiv.execute.portable import portable
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import REWRITE_VARIANTS, TooLarge, canonical_sql
 from sqlequiv.normalize.fold_integer_literals import fold_decimal_comparands
-from sqlequiv.normalize.identity_casts import identity_casts, is_identity_cast
+from sqlequiv.normalize.identity_casts import (
+    explicit_date_literals,
+    identity_casts,
+    is_compared_date,
+    is_identity_cast,
+)
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.verdict import Verdict
@@ -120,13 +125,16 @@ def _typed_engine_folds(tree: exp.Expression) -> exp.Expression:
     """``tree`` with what holds for an engine whose types are the declared ones (every one
     but SQLite): arithmetic on decimal literals folded where it is compared with a number
     (:func:`~sqlequiv.normalize.fold_integer_literals.fold_decimal_comparands`: decimal
-    literals are exact there) and a column's cast to its own declared type dropped
+    literals are exact there), a column's cast to its own declared type dropped and a
+    string literal compared with a DATE cast to it
     (:mod:`~sqlequiv.normalize.identity_casts`). ``tree`` itself where nothing changes
     (its canonical form is then the one the prover asks for too, computed once)."""
     folds = any(_decimal_operand(node) for node in tree.find_all(exp.Add, exp.Sub, exp.Mul))
-    if not folds and not any(is_identity_cast(cast) for cast in tree.find_all(exp.Cast)):
+    casts = any(is_identity_cast(cast) for cast in tree.find_all(exp.Cast))
+    dates = any(is_compared_date(literal) for literal in tree.find_all(exp.Literal))
+    if not (folds or casts or dates):
         return tree
-    return identity_casts(fold_decimal_comparands(tree.copy()))
+    return explicit_date_literals(identity_casts(fold_decimal_comparands(tree.copy())))
 
 
 def _decimal_operand(node: exp.Expr) -> bool:
