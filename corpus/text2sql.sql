@@ -192,7 +192,7 @@ LEFT JOIN (SELECT * FROM concert WHERE year = '2014') c ON c.stadium_id = s.stad
 # title: SELECT * over a LEFT JOIN, ON filter vs filtered derived table
 # schema: concert_singer
 # expect: equivalent
-# method: symbolic
+# method: normalized
 # note: the derived table keeps concert's columns in order, so * expands to the same nine columns
 SELECT *
 FROM stadium s
@@ -204,7 +204,7 @@ LEFT JOIN (SELECT * FROM concert WHERE year = '2014') c ON c.stadium_id = s.stad
 # title: number of 2014 concerts per stadium, ON filter vs derived table, zero counts kept
 # schema: concert_singer
 # expect: equivalent
-# method: symbolic
+# method: normalized
 # note: stadium_id is the key; a stadium without a 2014 concert has one NULL-extended row and COUNT(c.concert_id) = 0 in both
 SELECT s.stadium_id, COUNT(c.concert_id)
 FROM stadium s
