@@ -194,6 +194,12 @@ SELECT name, 'A,B' FROM customers WHERE plan = 'xy';
 SELECT c.name FROM customers c LEFT JOIN (SELECT AVG(t.s) AS v, t.k AS k FROM (SELECT customer_id AS k, SUM(amount) AS s FROM orders GROUP BY customer_id, placed_at) t GROUP BY t.k) u ON c.customer_id = u.k WHERE u.v > 10;
 SELECT c.name FROM customers c WHERE (SELECT AVG(t.s) FROM (SELECT customer_id AS k, SUM(amount) AS s FROM orders GROUP BY customer_id, placed_at) t WHERE t.k = c.customer_id) > 10;
 
+# title: a-sole-derived-table-with-a-left-join
+# expect: equivalent
+# method: normalized
+SELECT t.k, SUM(t.v) FROM (SELECT c.customer_id AS k, COALESCE(o.amount, 0) AS v FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE c.plan = 'x') t WHERE t.v < 100 GROUP BY t.k;
+SELECT c.customer_id, SUM(COALESCE(o.amount, 0)) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE c.plan = 'x' AND COALESCE(o.amount, 0) < 100 GROUP BY c.customer_id;
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1553,3 +1559,9 @@ SELECT name FROM customers WHERE plan = 'x';
 # expect: not_equivalent
 SELECT c.name, u.n FROM customers c LEFT JOIN (SELECT COUNT(t.s) AS n, t.k AS k FROM (SELECT customer_id AS k, SUM(amount) AS s FROM orders GROUP BY customer_id, placed_at) t GROUP BY t.k) u ON c.customer_id = u.k;
 SELECT c.name, (SELECT COUNT(t.s) FROM (SELECT customer_id AS k, SUM(amount) AS s FROM orders GROUP BY customer_id, placed_at) t WHERE t.k = c.customer_id) FROM customers c;
+
+
+# title: a-filter-after-a-derived-left-join-is-not-in-its-on
+# expect: not_equivalent
+SELECT t.k, t.v FROM (SELECT c.customer_id AS k, o.amount AS v FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id) t WHERE t.v < 100;
+SELECT c.customer_id, o.amount FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount < 100;

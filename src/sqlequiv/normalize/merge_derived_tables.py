@@ -22,6 +22,8 @@ every LEFT join preserves. Among inner and LEFT joins the derived table may also
 stand later, cross-joined (its ON already moved to the WHERE, see
 ``flatten_inner_joins``): ``X CROSS JOIN (... WHERE w)`` is ``w`` over ``X CROSS
 JOIN ...``, and that filter commutes with every later inner or LEFT join as before.
+A derived table that is the outer query's only source may have outer joins of its
+own: its FROM replaces it whole, and its WHERE filters the same joined rows there.
 
 A derived table on the null-supplying side of an outer join is merged only when it
 selects plain columns of one table with a WHERE ``w``: ``F LEFT JOIN (SELECT T.c AS c
@@ -135,6 +137,13 @@ def _is_left_join(join: exp.Join) -> bool:
     return outer_join_side(join) == "LEFT" and is_simple_source(join.this)
 
 
+def _plain_join(join: exp.Join) -> bool:
+    """An inner, cross or plain outer join (ON or none) of a plain source."""
+    return is_inner_join(join) or (
+        outer_join_side(join) is not None and is_simple_source(join.this)
+    )
+
+
 def _is_cross_join(join: exp.Join) -> bool:
     return is_inner_join(join) and join.args.get("on") is None
 
@@ -171,7 +180,13 @@ def _try_merge(
 
     if truthy_args(inner) - {"expressions", "from_", "joins", "where"}:
         return False
-    if not is_flat_inner(inner) or (single_source_only and inner.args.get("joins")):
+    # The derived table alone in the outer FROM: its own FROM, outer joins and all, takes
+    # its place, and its WHERE still filters the rows of all its joins.
+    sole = position == 0 and not joins
+    if sole:
+        if not all(_plain_join(j) for j in inner.args.get("joins") or ()):
+            return False
+    elif not is_flat_inner(inner) or (single_source_only and inner.args.get("joins")):
         return False
 
     projections = named_projections(inner)
@@ -208,9 +223,11 @@ def _try_merge(
 
     inner_items = from_items(inner)
     subquery.replace(inner_items[0])
-    new_joins = [exp.Join(this=item) for item in inner_items[1:]]
-    joins[position:position] = new_joins
-    outer.set("joins", joins or None)
+    if sole:
+        outer.set("joins", list(inner.args.get("joins") or ()) or None)
+    else:
+        joins[position:position] = [exp.Join(this=item) for item in inner_items[1:]]
+        outer.set("joins", joins or None)
 
     outer_where = outer.args.get("where")
     inner_where = inner.args.get("where")
