@@ -200,6 +200,12 @@ SELECT c.name FROM customers c WHERE (SELECT AVG(t.s) FROM (SELECT customer_id A
 SELECT t.k, SUM(t.v) FROM (SELECT c.customer_id AS k, COALESCE(o.amount, 0) AS v FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE c.plan = 'x') t WHERE t.v < 100 GROUP BY t.k;
 SELECT c.customer_id, SUM(COALESCE(o.amount, 0)) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE c.plan = 'x' AND COALESCE(o.amount, 0) < 100 GROUP BY c.customer_id;
 
+# title: a-decorrelated-in-over-a-ranked-derived-table
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c LEFT JOIN (SELECT DISTINCT r.p AS p FROM (SELECT plan AS p, RANK() OVER (ORDER BY customer_id) AS n FROM customers) r WHERE r.n <= 3) u ON c.plan = u.p WHERE u.p IS NOT NULL;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM (SELECT plan AS p, RANK() OVER (ORDER BY customer_id) AS n FROM customers) r WHERE r.n <= 3 AND r.p = c.plan);
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1565,3 +1571,9 @@ SELECT c.name, (SELECT COUNT(t.s) FROM (SELECT customer_id AS k, SUM(amount) AS 
 # expect: not_equivalent
 SELECT t.k, t.v FROM (SELECT c.customer_id AS k, o.amount AS v FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id) t WHERE t.v < 100;
 SELECT c.customer_id, o.amount FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount < 100;
+
+
+# title: a-left-join-to-a-ranked-derived-table-without-distinct-repeats
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT r.p AS p FROM (SELECT plan AS p, RANK() OVER (ORDER BY customer_id) AS n FROM customers) r WHERE r.n <= 3) u ON c.plan = u.p WHERE u.p IS NOT NULL;
+SELECT c.name FROM customers c WHERE c.plan IN (SELECT r.p FROM (SELECT plan AS p, RANK() OVER (ORDER BY customer_id) AS n FROM customers) r WHERE r.n <= 3);

@@ -18,7 +18,9 @@ constant: such a test is TRUE exactly when the row was padded (resp. matched), w
 is ``NOT EXISTS`` (resp. ``EXISTS``) of the rows of ``t`` for which the ON is TRUE.
 
 ``t`` may also group by columns it projects, or be DISTINCT, all of those columns
-being equated by the ON (its rows are then distinct on them), with a HAVING: the EXISTS
+being equated by the ON (its rows are then distinct on them), with a HAVING; it may
+then read a derived table rather than a table, one that reads nothing from outside
+itself (so it means the same in the EXISTS): the EXISTS
 keeps its GROUP BY and HAVING (a DISTINCT does not matter to it), the ON filtering the
 rows of the groups it picks out. A column the ON equates is never NULL
 on a matched row, so a test of it is a match test too (sqlglot's decorrelation reads
@@ -37,17 +39,20 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._keys import only_table
+from sqlequiv.normalize._scoping import closed
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
     fresh_name,
     is_deterministic,
+    is_simple_subquery,
     outer_join_side,
     own_columns,
     plain_group,
     same_declared_type,
     truthy_args,
 )
+from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
@@ -98,7 +103,9 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
         keys = [p.unalias() for p in body.expressions]  # distinct on all it projects
     if (grouped and keys is None) or (body.args.get("having") is not None and not grouped):
         return
-    table = only_table(body, schema)
+    table: exp.Expr | None = only_table(body, schema)
+    if table is None and keys is not None:
+        table = _closed_derived_table(body, schema)
     if table is None:
         return
     inner = table.alias_or_name
@@ -125,9 +132,11 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
         if not all(isinstance(k, exp.Column) and k.table == inner and k.name in held
                    for k in keys):  # fmt: skip
             return
-    elif not schema.table(table.name).keyed_by(held):
+    elif not isinstance(table, exp.Table) or not schema.table(table.name).keyed_by(held):
         return
-    if any(schema.table(table.name).column(n).collation for n in held):
+    if isinstance(table, exp.Table) and any(
+        schema.table(table.name).column(n).collation for n in held
+    ):
         return
     # Build the EXISTS over the table under a fresh name (the ON reads the outer query's
     # columns by name), the ON reading t's columns from the table itself.
@@ -222,3 +231,21 @@ def _equated(
         if same_declared_type(mine, other.unnest()):
             return mine.name, columns[mine.name].name
     return None
+
+
+def _closed_derived_table(body: exp.Select, schema: Schema) -> exp.Subquery | None:
+    """The one source of ``body`` when it is a derived table that reads nothing from
+    outside itself and calls nothing volatile (it then means the same inside the EXISTS),
+    in a schema without collations (the rows are distinct on the group keys under the
+    ``=`` the ON compares them with); else None."""
+    from_ = body.args.get("from_")
+    if from_ is None or body.args.get("joins") or body.args.get("laterals"):
+        return None
+    source = from_.this
+    if not isinstance(source, exp.Subquery) or not is_simple_subquery(source):
+        return None
+    if not closed(source) or is_volatile(source):
+        return None
+    if any(column.collation for table in schema for column in table.columns):
+        return None
+    return source
