@@ -94,3 +94,30 @@ def test_parts_must_name_and_type_their_columns_alike() -> None:
     same = guard_query(q.format("c0", "c1").replace("DISTINCT", "DISTINCT ON (t.a)"), schema,
                        side="reference").qualified  # fmt: skip
     assert prove_by_parts(left, same, schema, lambda a, b: True)
+
+
+def test_union_branches_named_apart_are_not_paired_anew() -> None:
+    # The union takes its names from its first branch: with the branches swapped, y.a
+    # would read the first column on one side and the second on the other.
+    schema = load_schema(SCHEMA)
+    left = guard_query(
+        "SELECT y.a FROM (SELECT t.a AS a, t.b AS b FROM t AS t WHERE t.a > 1 "
+        "UNION ALL SELECT u.a AS b, u.c AS a FROM u AS u) AS y", schema, side="candidate"
+    ).qualified
+    right = guard_query(
+        "SELECT y.a FROM (SELECT u.a AS b, u.c AS a FROM u AS u "
+        "UNION ALL SELECT t.a AS a, t.b AS b FROM t AS t WHERE 1 < t.a) AS y", schema,
+        side="reference",
+    ).qualified
+    assert not prove_by_parts(left, right, schema, lambda a, b: True)
+    # Named alike, the branches are paired by the tables they read.
+    same = guard_query(
+        "SELECT y.a FROM (SELECT u.a AS a, u.c AS b FROM u AS u "
+        "UNION ALL SELECT t.a AS a, t.b AS b FROM t AS t WHERE 1 < t.a) AS y", schema,
+        side="reference",
+    ).qualified
+    alike = guard_query(
+        "SELECT y.a FROM (SELECT t.a AS a, t.b AS b FROM t AS t WHERE t.a > 1 "
+        "UNION ALL SELECT u.a AS a, u.c AS b FROM u AS u) AS y", schema, side="candidate"
+    ).qualified
+    assert prove_by_parts(alike, same, schema, lambda a, b: True)

@@ -16,6 +16,7 @@ only where the cast names the very same type, parameters included.
 
 from __future__ import annotations
 
+import re
 from typing import TypeVar
 
 from sqlglot import exp
@@ -54,6 +55,10 @@ def is_identity_cast(cast: exp.Expr) -> bool:
 
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
 
+#: A string that spells a date alone: with a time of day, MySQL would compare it as a
+#: DATETIME rather than cast it to a DATE.
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
+
 
 def explicit_date_literals(expression: E) -> E:
     """Write a string literal compared with a DATE as ``CAST('...' AS DATE)``.
@@ -63,7 +68,8 @@ def explicit_date_literals(expression: E) -> E:
     its untyped literal so, and MySQL converts a constant compared with a date to a date
     (an optimizer writes the cast out). Not in SQLite, where a DATE column holds text
     and is compared as text, while ``CAST('2002-03-29' AS DATE)`` is the number 2002:
-    the caller applies this to the other engines only. Taken: an operand of ``=``,
+    the caller applies this to the other engines only. Taken: a string that spells a
+    date alone (``YYYY-MM-DD``), an operand of ``=``,
     ``<>``, ``<``, ``<=``, ``>``, ``>=`` or a bound of a BETWEEN whose other side is a
     DATE (by its annotated type).
 
@@ -87,7 +93,7 @@ def explicit_date_literals(expression: E) -> E:
 def is_compared_date(literal: exp.Literal) -> bool:
     """Whether ``literal`` is a string compared with a DATE (an operand of a comparison
     or a BETWEEN bound)."""
-    if not literal.is_string:
+    if not literal.is_string or _DATE.fullmatch(literal.name) is None:
         return False
     parent = literal.parent
     if isinstance(parent, _COMPARISONS):

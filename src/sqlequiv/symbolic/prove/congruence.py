@@ -158,6 +158,11 @@ def _paired_branches(a: exp.Expr, b: exp.Expr) -> list[tuple[exp.Expr, exp.Expr]
     left, right = _branches(a), _branches(b)
     if left is None or right is None or len(left) != len(right):
         return None
+    # A UNION is named by its first branch, which the pairing may change: only when
+    # every branch names its columns alike does the context read them the same.
+    names = {_names(branch) for branch in left + right}
+    if len(names) != 1 or None in names:
+        return None
     pairs: list[tuple[exp.Expr, exp.Expr]] = []
     rest = list(right)
     for key in (lambda q: q.sql(), _tables_read):
@@ -186,6 +191,13 @@ def _branches(union: exp.Union) -> list[exp.Expr] | None:
         else:
             found.append(node)
     return found
+
+
+def _names(query: exp.Expr) -> tuple[str, ...] | None:
+    """The output names of a SELECT, in order; None for anything else."""
+    if not isinstance(query, exp.Select):
+        return None
+    return tuple(p.alias_or_name.lower() for p in query.expressions)
 
 
 def _tables_read(query: exp.Expr) -> list[str]:
