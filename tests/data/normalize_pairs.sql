@@ -206,6 +206,13 @@ SELECT c.customer_id, SUM(COALESCE(o.amount, 0)) FROM customers c LEFT JOIN orde
 SELECT c.name FROM customers c LEFT JOIN (SELECT DISTINCT r.p AS p FROM (SELECT plan AS p, RANK() OVER (ORDER BY customer_id) AS n FROM customers) r WHERE r.n <= 3) u ON c.plan = u.p WHERE u.p IS NOT NULL;
 SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM (SELECT plan AS p, RANK() OVER (ORDER BY customer_id) AS n FROM customers) r WHERE r.n <= 3 AND r.p = c.plan);
 
+# (A derived table without FROM made merge_derived_tables raise, 2026-12: no proof.)
+# title: a-sole-derived-table-without-from
+# expect: equivalent
+# method: normalized
+SELECT t.a FROM (SELECT 1 AS a, NULL AS b) t WHERE t.a > 0;
+SELECT u.x FROM (SELECT 1 AS x, NULL AS y) AS u WHERE 0 < u.x;
+
 # title: orientation
 # expect: equivalent
 # method: normalized
@@ -1577,3 +1584,9 @@ SELECT c.customer_id, o.amount FROM customers c LEFT JOIN orders o ON o.customer
 # expect: not_equivalent
 SELECT c.name FROM customers c LEFT JOIN (SELECT r.p AS p FROM (SELECT plan AS p, RANK() OVER (ORDER BY customer_id) AS n FROM customers) r WHERE r.n <= 3) u ON c.plan = u.p WHERE u.p IS NOT NULL;
 SELECT c.name FROM customers c WHERE c.plan IN (SELECT r.p FROM (SELECT plan AS p, RANK() OVER (ORDER BY customer_id) AS n FROM customers) r WHERE r.n <= 3);
+
+
+# title: a-sole-derived-table-without-from-and-another-value
+# expect: not_equivalent
+SELECT t.a FROM (SELECT 1 AS a, NULL AS b) t WHERE t.a > 0;
+SELECT t.a FROM (SELECT 2 AS a, NULL AS b) t WHERE t.a > 0;

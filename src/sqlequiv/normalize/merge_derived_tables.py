@@ -183,6 +183,8 @@ def _try_merge(
     # The derived table alone in the outer FROM: its own FROM, outer joins and all, takes
     # its place, and its WHERE still filters the rows of all its joins.
     sole = position == 0 and not joins
+    if inner.args.get("from_") is None:
+        return False  # nothing to put in its place
     if sole:
         if not all(_plain_join(j) for j in inner.args.get("joins") or ()):
             return False
