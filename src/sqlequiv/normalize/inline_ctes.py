@@ -114,7 +114,7 @@ def inline_ctes(expression: E, *, copies: bool = True) -> E:
 #: most this many nodes (each place gets a copy), and the copies together at most
 #: :data:`_MAX_ALL_COPIES` nodes: a small body (an optimizer's ``SELECT <every column>
 #: FROM date_dim``, read in eight places) may be copied more often than a large one.
-_MAX_COPIES = 16
+_MAX_COPIES = 32
 _MAX_COPIED_NODES = 800
 _MAX_ALL_COPIES = 3000
 
