@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-__all__ = ["closed"]
+__all__ = ["argument_nodes", "closed"]
 
 
 def closed(query: exp.Expr) -> bool:
@@ -60,14 +60,19 @@ def _closed(query: exp.Expr, bound: frozenset[str]) -> bool:
     return _closed_in(query, inner, {"from_", "joins", "with_"})
 
 
-def _closed_in(node: exp.Expr, bound: frozenset[str], skip: set[str]) -> bool:
-    stack = [
+def argument_nodes(node: exp.Expr, skip: set[str]) -> list[exp.Expr]:
+    """The expression children of ``node``'s arguments, but those named in ``skip``."""
+    return [
         child
         for key, value in node.args.items()
         if key not in skip
         for child in (value if isinstance(value, list) else [value])
         if isinstance(child, exp.Expr)
     ]
+
+
+def _closed_in(node: exp.Expr, bound: frozenset[str], skip: set[str]) -> bool:
+    stack = argument_nodes(node, skip)
     while stack:
         child = stack.pop()
         if isinstance(child, exp.Query):

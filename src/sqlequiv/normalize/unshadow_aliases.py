@@ -24,6 +24,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._scoping import argument_nodes
 from sqlequiv.normalize._util import fresh_name
 
 E = TypeVar("E", bound=exp.Expr)
@@ -127,13 +128,7 @@ def _set_alias(source: exp.Expr, name: str) -> None:
 def _expressions(node: exp.Expr, env: dict[str, str], root: exp.Expr, skip: set[str]) -> None:
     """Rename the column references in ``node``'s arguments but ``skip``; a query met on
     the way is renamed in its own scope."""
-    stack = [
-        child
-        for key, value in node.args.items()
-        if key not in skip
-        for child in (value if isinstance(value, list) else [value])
-        if isinstance(child, exp.Expr)
-    ]
+    stack = argument_nodes(node, skip)
     while stack:
         child = stack.pop()
         if isinstance(child, exp.Query):

@@ -134,13 +134,7 @@ class Z3Layer:
                 ):
                     break
             tried.append(forms)
-            prover = Prover(
-                schema,
-                ignore_column_order=options.ignore_column_order,
-                solver_timeout_ms=self.solver_timeout_ms,
-                time_budget=max(0.0, min(self.proof_budget, deadline.left())),
-                max_checks=self.max_checks,
-            )
+            prover = self._prover(schema, options.ignore_column_order, deadline)
             proved = prover.equivalent(*forms)
             if not tried[1:] or proved:
                 self.last_reason = prover.last_reason
@@ -152,6 +146,16 @@ class Z3Layer:
             if prover.stopped_by:
                 break  # out of budget: a second attempt would be cut short too
         return None
+
+    def _prover(self, schema: Schema, ignore_column_order: bool, deadline: Deadline) -> Prover:
+        """A prover with this layer's budgets, its time cut to what ``deadline`` leaves."""
+        return Prover(
+            schema,
+            ignore_column_order=ignore_column_order,
+            solver_timeout_ms=self.solver_timeout_ms,
+            time_budget=max(0.0, min(self.proof_budget, deadline.left())),
+            max_checks=self.max_checks,
+        )
 
     def _prove_by_parts(
         self,
@@ -171,14 +175,7 @@ class Z3Layer:
             return False
 
         def prove(left: exp.Expr, right: exp.Expr) -> bool:
-            prover = Prover(
-                schema,
-                ignore_column_order=False,
-                solver_timeout_ms=self.solver_timeout_ms,
-                time_budget=max(0.0, min(self.proof_budget, deadline.left())),
-                max_checks=self.max_checks,
-            )
-            return prover.equivalent(left, right)
+            return self._prover(schema, False, deadline).equivalent(left, right)
 
         for variant in REWRITE_VARIANTS:
             try:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from sqlequiv.normalize._scoping import closed
+from sqlequiv.normalize._util import is_inside
 from sqlequiv.schema.model import Schema
 
 __all__ = ["MAX_PARTS", "differing_parts", "prove_by_parts"]
@@ -79,7 +80,7 @@ def differing_parts(
     for part in found:
         if any(part.left is kept for kept, _ in outermost):
             continue
-        if any(_inside(part.left, other.left) for other in found if other is not part):
+        if any(is_inside(part.left, other.left) for other in found if other is not part):
             continue
         outermost.append((part.left, part.right))
     return outermost
@@ -247,12 +248,3 @@ def _self_contained(query: exp.Expr, names: _Names) -> bool:
         if name not in own and (name in statement_ctes or name not in schema):
             return False
     return closed(query)
-
-
-def _inside(node: exp.Expr, ancestor: exp.Expr) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = parent.parent
-    return False
