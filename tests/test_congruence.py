@@ -121,3 +121,11 @@ def test_union_branches_named_apart_are_not_paired_anew() -> None:
         "UNION ALL SELECT u.a AS a, u.c AS b FROM u AS u) AS y", schema, side="candidate"
     ).qualified
     assert prove_by_parts(alike, same, schema, lambda a, b: True)
+
+
+def test_each_part_is_held_to_the_provers_size_limits() -> None:
+    # A part as large as the whole pair was is no smaller a proof: it is declined alike.
+    wide = " OR ".join(f"t.a = {i}" for i in range(120))
+    verdict = check(big(f"({wide}) AND t.b > 1"), big(f"({wide}) AND 1 < t.b + 0"), SCHEMA,
+                    stages=PROVING_STAGES)  # fmt: skip
+    assert verdict.verdict == "unknown"

@@ -175,6 +175,11 @@ class Z3Layer:
             return False
 
         def prove(left: exp.Expr, right: exp.Expr) -> bool:
+            for part in (left, right):  # each part within the limits a whole query has
+                try:
+                    check_size(part, self.limits)
+                except TooLarge:
+                    return False
             return self._prover(schema, False, deadline).equivalent(left, right)
 
         for variant in REWRITE_VARIANTS:
