@@ -455,8 +455,9 @@ def test_a_cast_of_a_column_to_its_declared_type_is_the_column(engine: str) -> N
 
 
 def test_a_cast_to_the_declared_type_keeps_its_parameters() -> None:
-    same = check("SELECT CAST(note AS VARCHAR(20)) FROM events", "SELECT note FROM events", DATES)
-    assert (same.verdict, same.method) == ("equivalent", "normalized")
+    # A text column is left alone: its collation need not survive the cast.
+    text = check("SELECT CAST(note AS VARCHAR(20)) FROM events", "SELECT note FROM events", DATES)
+    assert text.method != "normalized"
     # A cast to a DECIMAL of another scale rounds: it is no identity.
     other = check("SELECT CAST(id AS DECIMAL(4, 1)) FROM events", "SELECT id FROM events", DATES)
     assert other.method != "normalized"

@@ -11,7 +11,8 @@ Why this is sound: a cast to a value's own type is the identity in DuckDB, Postg
 and MySQL. Not in SQLite, where a declared type is only an affinity (a DATE column
 holds text, and ``CAST(x AS DATE)`` makes a number of it): the caller applies this to
 the other engines only. Only a column is taken, whose type the schema declares, and
-only where the cast names the very same type, parameters included.
+only where the cast names the very same type, parameters included, and not a text
+type (a column's collation need not survive the cast).
 """
 
 from __future__ import annotations
@@ -48,12 +49,16 @@ def is_identity_cast(cast: exp.Expr) -> bool:
         return False  # a FORMAT, TRY or DEFAULT changes what the cast does
     if not isinstance(column, exp.Column) or column.type is None:
         return False
-    if column.type.this == exp.DataType.Type.UNKNOWN:
-        return False
+    if column.type.this == exp.DataType.Type.UNKNOWN or column.type.this in _TEXT:
+        return False  # a text column's collation may not survive the cast
     return column.type.sql() == cast.to.sql()
 
 
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+#: Text types: a column of one may carry a collation, and whether it survives a cast to
+#: the bare type is each engine's own rule (DuckDB keeps NOCASE; not every engine need).
+_TEXT = exp.DataType.TEXT_TYPES
 
 #: A string that spells a date alone: with a time of day, MySQL would compare it as a
 #: DATETIME rather than cast it to a DATE.
