@@ -119,7 +119,27 @@ def same_exact_family(*nodes: exp.Expr) -> bool:
 
 #: A string literal that reads as a date alone: cast to a DATE or to a TIMESTAMP, it is
 #: the same instant (midnight), so it compares with either type alike.
-_ISO_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
+ISO_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
+
+
+def compared_with(node: exp.Expr) -> exp.Expr | None:
+    """What ``node`` is compared with: the other operand of the comparison (``=``, ``<>``,
+    ``<``, ...) it is an operand of, or the subject of the BETWEEN it is a bound of; else
+    None.
+
+    Example:
+        >>> import sqlglot
+        >>> e = sqlglot.parse_one("SELECT 1 FROM t WHERE t.a BETWEEN 1 AND t.b + 2")
+        >>> compared_with(e.find(exp.Add)).sql()
+        't.a'
+    """
+    parent = node.parent
+    other: exp.Expr | None = None
+    if isinstance(parent, COMPARISONS):
+        other = parent.expression if parent.this is node else parent.this
+    elif isinstance(parent, exp.Between) and parent.this is not node:
+        other = parent.this
+    return other
 
 
 def compared_alike(subject: exp.Expr, *others: exp.Expr) -> bool:
@@ -161,7 +181,7 @@ def compared_alike(subject: exp.Expr, *others: exp.Expr) -> bool:
             or (
                 isinstance(other, exp.Literal)
                 and other.is_string
-                and _ISO_DATE.fullmatch(other.name) is not None
+                and ISO_DATE.fullmatch(other.name) is not None
             )
             for other in others
         )

@@ -22,6 +22,8 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._util import compared_with
+
 E = TypeVar("E", bound=exp.Expr)
 
 _LIMIT = 2**31
@@ -83,7 +85,6 @@ def _integer(node: exp.Expr) -> int | None:
     return None
 
 
-_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
 _NUMERIC = exp.DataType.NUMERIC_TYPES
 _DECIMAL_OPERATIONS = {exp.Add: Decimal.__add__, exp.Sub: Decimal.__sub__, exp.Mul: Decimal.__mul__}
 
@@ -110,18 +111,11 @@ def fold_decimal_comparands(expression: E) -> E:
         'SELECT 1 FROM t WHERE CAST(d AS DECIMAL(15, 2)) <= 0.07'
     """
     for node in reversed(list(expression.find_all(exp.Add, exp.Sub, exp.Mul))):
-        parent: exp.Expr | None = node.parent
-        child: exp.Expr = node
-        while isinstance(parent, exp.Paren):
-            child = parent
-            parent = parent.parent
-        if isinstance(parent, exp.Between) and parent.this is not child:
-            other = parent.this  # a bound, compared with the subject
-        elif isinstance(parent, _COMPARISONS):
-            other = parent.expression if parent.this is child else parent.this
-        else:
-            continue
-        if other.type is None or other.type.this not in _NUMERIC:
+        operand: exp.Expr = node
+        while isinstance(operand.parent, exp.Paren):
+            operand = operand.parent
+        other = compared_with(operand)
+        if other is None or other.type is None or other.type.this not in _NUMERIC:
             continue
         left, right = _decimal(node.this), _decimal(node.expression)
         if left is None or right is None or (left[1] == 0 and right[1] == 0):

@@ -17,10 +17,11 @@ type (a column's collation need not survive the cast).
 
 from __future__ import annotations
 
-import re
 from typing import TypeVar
 
 from sqlglot import exp
+
+from sqlequiv.normalize._util import ISO_DATE, compared_with
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -54,15 +55,10 @@ def is_identity_cast(cast: exp.Expr) -> bool:
     return column.type.sql() == cast.to.sql()
 
 
-_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
-
 #: Text types: a column of one may carry a collation, and whether it survives a cast to
 #: the bare type is each engine's own rule (DuckDB keeps NOCASE; not every engine need).
 _TEXT = exp.DataType.TEXT_TYPES
 
-#: A string that spells a date alone: with a time of day, MySQL would compare it as a
-#: DATETIME rather than cast it to a DATE.
-_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
 
 
 def explicit_date_literals(expression: E) -> E:
@@ -98,13 +94,10 @@ def explicit_date_literals(expression: E) -> E:
 def is_compared_date(literal: exp.Literal) -> bool:
     """Whether ``literal`` is a string compared with a DATE (an operand of a comparison
     or a BETWEEN bound)."""
-    if not literal.is_string or _DATE.fullmatch(literal.name) is None:
+    # A string that spells a date alone: with a time of day, MySQL would compare it as a
+    # DATETIME rather than cast it to a DATE.
+    if not literal.is_string or ISO_DATE.fullmatch(literal.name) is None:
         return False
-    parent = literal.parent
-    if isinstance(parent, _COMPARISONS):
-        other = parent.expression if parent.this is literal else parent.this
-    elif isinstance(parent, exp.Between) and parent.this is not literal:
-        other = parent.this
-    else:
-        return False
-    return other.type is not None and other.type.this == exp.DataType.Type.DATE
+    other = compared_with(literal)
+    kind = other.type if other is not None else None
+    return kind is not None and kind.this == exp.DataType.Type.DATE
