@@ -34,8 +34,9 @@ def normalized(pair: Pair) -> Verdict | None:
     with pair.timer.stage("normalize"):
         if not (pair.candidate.fully_qualified and pair.reference.fully_qualified):
             return None  # no proof rests on a tree sqlglot could not resolve
+        queries = [(q, _prepared(q)) for q in (pair.candidate, pair.reference)]
         for extended in REWRITE_VARIANTS:
-            forms = [_canonical(q, pair, extended) for q in (pair.candidate, pair.reference)]
+            forms = [_canonical(q, tree, pair, extended) for q, tree in queries]
             if forms[0] is not None and forms[0] == forms[1]:
                 break
         else:
@@ -105,11 +106,18 @@ def proved(method: str, pair: Pair) -> Verdict:
     return pair.verdict("equivalent", method=method)
 
 
-def _canonical(query: GuardedQuery, pair: Pair, extended: bool) -> str | None:
+def _prepared(query: GuardedQuery) -> exp.Expression:
+    """``query``'s tree with what its engine's own rules add to the canonical form (once
+    per query: each rewrite variant starts from it)."""
     # SQLite reads a decimal literal as a REAL (its sums are not exact) and a declared
     # type as an affinity (a cast to it converts): neither fold holds there.
     prepare = _sqlite_like_patterns if query.engine == "sqlite" else _typed_engine_folds
-    tree = prepare(query.qualified)
+    return prepare(query.qualified)
+
+
+def _canonical(
+    query: GuardedQuery, tree: exp.Expression, pair: Pair, extended: bool
+) -> str | None:
     try:
         ignore_order = pair.options.ignore_column_order
         return canonical_sql(tree, pair.schema, ignore_column_order=ignore_order,
