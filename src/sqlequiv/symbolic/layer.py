@@ -169,8 +169,8 @@ class Z3Layer:
         whole, differ only in self-contained subqueries it proves equivalent
         (:mod:`sqlequiv.symbolic.prove.congruence`). The forms are the normalizer's, within
         its own limits; a pair stopped by a budget is not tried again."""
-        if self.stopped_by is not None and "too large" not in self.stopped_by:
-            return False  # out of checks or time: parts would be cut short too
+        if self.stopped_by is not None and not isinstance(self._forms, _Declined):
+            return False  # the prover ran out of checks or time: parts would be cut short too
         if not (candidate.fully_qualified and reference.fully_qualified):
             return False
 
