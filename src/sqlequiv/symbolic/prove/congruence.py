@@ -71,7 +71,7 @@ def differing_parts(
     # self-contained (the name means the CTE there).
     ctes = frozenset(c.alias_or_name.lower() for t in (left, right) for c in t.find_all(exp.CTE))
     try:
-        _compare(left, right, [], found, (schema, ctes))
+        _compare(left, right, [], found, _Names(schema, ctes, {}))
     except _Unprovable:
         return None
     if not found:
@@ -121,7 +121,15 @@ def _same_outputs(left: exp.Expr, right: exp.Expr) -> bool:
     return outputs[0] == outputs[1] and all(kind is not None for _, kind in outputs[0])
 
 
-_Names = tuple[Schema, frozenset[str]]
+@dataclass(frozen=True)
+class _Names:
+    """What a part may read: the schema's tables, under names no CTE of the statement
+    takes; and, by the id of a query, whether it was found self-contained (each
+    difference asks again of every query around it)."""
+
+    schema: Schema
+    statement_ctes: frozenset[str]
+    known: dict[int, bool]
 
 
 def _compare(
@@ -239,7 +247,15 @@ def _enclosing(queries: list[_Part], names: _Names) -> _Part:
 def _self_contained(query: exp.Expr, names: _Names) -> bool:
     """Whether ``query`` reads no column of an enclosing query and no table but the
     schema's (under a name no CTE of the statement takes) and its own CTEs'."""
-    schema, statement_ctes = names
+    known = names.known.get(id(query))
+    if known is None:
+        known = names.known[id(query)] = _reads_only_its_own(query, names)
+    return known
+
+
+def _reads_only_its_own(query: exp.Expr, names: _Names) -> bool:
+    """:func:`_self_contained`, worked out."""
+    schema, statement_ctes = names.schema, names.statement_ctes
     own = {cte.alias_or_name.lower() for cte in query.find_all(exp.CTE)}
     for table in query.find_all(exp.Table):
         if table.args.get("db") or table.args.get("catalog"):
