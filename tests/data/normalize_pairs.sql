@@ -903,6 +903,30 @@ SELECT c.name FROM customers c LEFT JOIN (SELECT o.customer_id FROM orders o GRO
 SELECT name FROM customers WHERE customer_id = 1998 + 1 OR customer_id = (2 - 5) * 3;
 SELECT name FROM customers WHERE customer_id = 1999 OR customer_id = -9;
 
+# title: a-one-row-aggregate-left-joined-on-true-is-a-scalar-subquery
+# expect: equivalent
+# method: normalized
+SELECT c.name, t.m FROM customers c LEFT JOIN (SELECT MAX(amount) AS m FROM orders) t ON TRUE;
+SELECT name, (SELECT MAX(amount) FROM orders) FROM customers;
+
+# title: a-one-row-aggregate-cross-joined-among-left-joins
+# expect: equivalent
+# method: normalized
+SELECT c.name, o.amount FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id CROSS JOIN (SELECT MAX(amount) AS m FROM orders) t WHERE o.amount = t.m;
+SELECT c.name, o.amount FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount = (SELECT MAX(amount) FROM orders);
+
+# title: calcite-single-value-scalar-subquery
+# expect: equivalent
+# method: normalized
+SELECT c.name, t.v FROM customers c LEFT JOIN (SELECT CASE WHEN COUNT(o.amount IS NULL) > 1 THEN ERROR('more than one value in agg SINGLE_VALUE') ELSE MIN(o.amount) END AS v FROM orders o WHERE o.order_id < 3) t ON TRUE;
+SELECT c.name, (SELECT o.amount FROM orders o WHERE o.order_id < 3) FROM customers c;
+
+# title: calcite-single-value-in-a-where
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c LEFT JOIN (SELECT CASE WHEN COUNT(*) > 1 THEN ERROR('two') ELSE MIN(o.customer_id) END AS v FROM orders o WHERE o.amount > 5) t ON TRUE WHERE c.customer_id < t.v OR c.plan = 'x';
+SELECT name FROM customers WHERE customer_id < (SELECT customer_id FROM orders WHERE amount > 5) OR plan = 'x';
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1590,3 +1614,33 @@ SELECT c.name FROM customers c WHERE c.plan IN (SELECT r.p FROM (SELECT plan AS 
 # expect: not_equivalent
 SELECT t.a FROM (SELECT 1 AS a, NULL AS b) t WHERE t.a > 0;
 SELECT t.a FROM (SELECT 2 AS a, NULL AS b) t WHERE t.a > 0;
+
+
+# title: a-one-row-aggregate-left-joined-on-a-condition-pads-with-null
+# expect: not_equivalent
+SELECT c.name, t.m FROM customers c LEFT JOIN (SELECT MAX(amount) AS m FROM orders) t ON c.customer_id > 1;
+SELECT name, (SELECT MAX(amount) FROM orders) FROM customers;
+
+
+# title: a-one-row-aggregate-before-a-right-join-is-padded
+# expect: not_equivalent
+SELECT o.order_id, t.m FROM customers c CROSS JOIN (SELECT MAX(amount) AS m FROM orders) t RIGHT JOIN orders o ON o.customer_id = c.customer_id;
+SELECT o.order_id, (SELECT MAX(amount) FROM orders) FROM customers c RIGHT JOIN orders o ON o.customer_id = c.customer_id;
+
+
+# title: single-value-under-exists-is-always-a-row
+# expect: not_equivalent
+SELECT name FROM customers c WHERE EXISTS (SELECT CASE WHEN COUNT(*) > 1 THEN ERROR('two') ELSE MIN(o.order_id) END FROM orders o WHERE o.customer_id = c.customer_id);
+SELECT name FROM customers c WHERE EXISTS (SELECT o.order_id FROM orders o WHERE o.customer_id = c.customer_id);
+
+
+# title: a-one-row-aggregate-joined-on-a-condition-filters
+# expect: not_equivalent
+SELECT o.order_id, t.m FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id JOIN (SELECT MAX(amount) AS m FROM orders) t ON o.amount = t.m;
+SELECT o.order_id, (SELECT MAX(amount) FROM orders) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id;
+
+
+# title: single-value-of-an-outer-column-aggregates-the-outer-query
+# expect: not_equivalent
+SELECT (SELECT CASE WHEN COUNT(*) > 1 THEN ERROR('two') ELSE MIN(c.customer_id) END FROM orders o WHERE o.order_id = 1) FROM customers c;
+SELECT (SELECT c.customer_id FROM orders o WHERE o.order_id = 1) FROM customers c;

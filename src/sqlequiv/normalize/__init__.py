@@ -114,6 +114,7 @@ from sqlequiv.normalize.searched_case import searched_case
 from sqlequiv.normalize.semi_join_sides import semi_join_sides
 from sqlequiv.normalize.set_consumed_sources import set_consumed_sources
 from sqlequiv.normalize.single_row_groups import single_row_groups
+from sqlequiv.normalize.single_value_subqueries import single_value_subqueries
 from sqlequiv.normalize.sort_connectives import sort_connectives
 from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
@@ -168,6 +169,7 @@ RULES: tuple[Rule, ...] = (
     top_rows_limit,
     count_distinct_rows,
     scalar_derived_tables,
+    single_value_subqueries,
     prune_derived_columns,
     collapse_identity_selects,
     constant_aggregates,

@@ -15,11 +15,18 @@ varies between runs is rewritten, in a FROM clause that is a comma list of plain
 sources (as ``flatten_inner_joins`` leaves an all-inner one) with another source
 besides it; every reference to it must be a column it projects, and its alias must
 not be bound again inside the query (where a reference would mean another source).
+
+The same holds for such a derived table joined ``LEFT JOIN ... ON TRUE`` (Calcite's
+decorrelation of a scalar subquery): every row on the left meets the one row, so the
+LEFT JOIN pads nothing and is that cross product. There, and for a cross join among
+LEFT JOINs, the other joins may be inner or LEFT joins (which keep every row before
+them, so the one row's values stay what they were); a RIGHT or FULL join would pad the
+derived table's columns with NULL, so none may be in the query.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 from sqlglot import exp
 
@@ -42,8 +49,8 @@ def scalar_derived_tables(expression: E) -> E:
         'SELECT e.n FROM e AS e WHERE e.s > (SELECT AVG(e2.s) FROM e AS e2)'
     """
     for select in list(expression.find_all(exp.Select)):
-        while is_flat_inner(select) and select.args.get("joins"):
-            sources = [select.args["from_"].this, *(j.this for j in select.args["joins"])]
+        while select.args.get("joins"):
+            sources = _neutral_sources(select)
             source = next((s for s in sources if _one_row(s) and _inline(select, s)), None)
             if source is None:
                 break
@@ -51,7 +58,35 @@ def scalar_derived_tables(expression: E) -> E:
     return expression
 
 
-def _one_row(source: exp.Expr) -> bool:
+def _neutral_sources(select: exp.Select) -> list[exp.Expr]:
+    """The sources of ``select`` a one-row derived table may be dropped from: every
+    source of a comma list of plain sources; else, when every join is an inner or LEFT
+    join, the joined sources that a cross join or ``LEFT JOIN ... ON TRUE`` brings in."""
+    joins: list[exp.Join] = select.args["joins"]
+    if is_flat_inner(select):
+        return [select.args["from_"].this, *(j.this for j in joins)]
+    if select.args.get("laterals") or select.args.get("pivots"):
+        return []
+    if not all(_inner_or_left(join) for join in joins):
+        return []
+    return [join.this for join in joins if _cross(join)]
+
+
+def _inner_or_left(join: exp.Join) -> bool:
+    if truthy_args(join) - {"this", "on", "kind", "side"}:
+        return False  # USING, NATURAL, ASOF, a method: not a plain join
+    kind = (join.args.get("kind") or "").upper()
+    side = (join.args.get("side") or "").upper()
+    return kind in ("", "INNER", "CROSS", "OUTER") and side in ("", "LEFT")
+
+
+def _cross(join: exp.Join) -> bool:
+    """Whether ``join`` keeps every combination: no condition, or ``ON TRUE``."""
+    on = join.args.get("on")
+    return on is None or (isinstance(on, exp.Boolean) and on.this is True)
+
+
+def _one_row(source: exp.Expr) -> TypeGuard[exp.Subquery]:
     """Whether ``source`` is ``(SELECT aggregates ...) AS alias``: one row, uncorrelated."""
     if not isinstance(source, exp.Subquery) or not isinstance(source.this, exp.Select):
         return False
