@@ -927,6 +927,36 @@ SELECT c.name, (SELECT o.amount FROM orders o WHERE o.order_id < 3) FROM custome
 SELECT c.name FROM customers c LEFT JOIN (SELECT CASE WHEN COUNT(*) > 1 THEN ERROR('two') ELSE MIN(o.customer_id) END AS v FROM orders o WHERE o.amount > 5) t ON TRUE WHERE c.customer_id < t.v OR c.plan = 'x';
 SELECT name FROM customers WHERE customer_id < (SELECT customer_id FROM orders WHERE amount > 5) OR plan = 'x';
 
+# title: a-when-true-branch-is-the-case
+# expect: equivalent
+# method: normalized
+SELECT CASE WHEN TRUE THEN amount ELSE NULL END FROM orders;
+SELECT amount FROM orders;
+
+# title: a-when-false-branch-goes
+# expect: equivalent
+# method: normalized
+SELECT CASE WHEN FALSE THEN 0 WHEN plan = 'x' THEN 1 ELSE 2 END FROM customers;
+SELECT CASE WHEN plan = 'x' THEN 1 ELSE 2 END FROM customers;
+
+# title: a-one-row-values-of-constants-is-its-constants
+# expect: equivalent
+# method: normalized
+SELECT c.name, v.f FROM customers c, (VALUES (TRUE)) AS v(f);
+SELECT name, TRUE FROM customers;
+
+# title: calcite-spelled-out-in-over-a-nullable-probe
+# expect: equivalent
+# method: normalized
+SELECT c.name, CASE WHEN t.c = 0 THEN FALSE WHEN c.plan IS NULL THEN NULL WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM customers c CROSS JOIN (SELECT COUNT(*) AS c, COUNT(d.name) AS ck FROM customers d WHERE d.customer_id > 1) t LEFT JOIN (SELECT d.name AS k, TRUE AS i FROM customers d WHERE d.customer_id > 1 GROUP BY d.name, TRUE) u ON c.plan = u.k;
+SELECT name, plan IN (SELECT name FROM customers WHERE customer_id > 1) FROM customers;
+
+# title: calcite-spelled-out-in-over-a-key
+# expect: equivalent
+# method: normalized
+SELECT c.name, CASE WHEN t.c = 0 THEN FALSE WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM customers c CROSS JOIN (SELECT COUNT(*) AS c, COUNT(o.customer_id) AS ck FROM orders o) t LEFT JOIN (SELECT o.customer_id AS k, v.i AS i FROM orders o, (VALUES (TRUE)) AS v(i) GROUP BY o.customer_id, v.i) u ON c.customer_id = u.k;
+SELECT name, customer_id IN (SELECT customer_id FROM orders) FROM customers;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1644,3 +1674,33 @@ SELECT o.order_id, (SELECT MAX(amount) FROM orders) FROM customers c LEFT JOIN o
 # expect: not_equivalent
 SELECT (SELECT CASE WHEN COUNT(*) > 1 THEN ERROR('two') ELSE MIN(c.customer_id) END FROM orders o WHERE o.order_id = 1) FROM customers c;
 SELECT (SELECT c.customer_id FROM orders o WHERE o.order_id = 1) FROM customers c;
+
+
+# title: a-when-true-after-a-condition-is-not-the-case
+# expect: not_equivalent
+SELECT CASE WHEN plan = 'x' THEN 1 WHEN TRUE THEN 2 END FROM customers;
+SELECT 2 FROM customers;
+
+
+# title: a-two-row-values-is-not-its-first-row
+# expect: not_equivalent
+SELECT c.name, v.f FROM customers c, (VALUES (TRUE), (FALSE)) AS v(f);
+SELECT name, TRUE FROM customers;
+
+
+# title: spelled-out-in-without-the-null-branch-over-a-nullable-probe
+# expect: not_equivalent
+SELECT c.name, CASE WHEN t.c = 0 THEN FALSE WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM customers c CROSS JOIN (SELECT COUNT(*) AS c, COUNT(d.name) AS ck FROM customers d WHERE d.customer_id > 1) t LEFT JOIN (SELECT d.name AS k, TRUE AS i FROM customers d WHERE d.customer_id > 1 GROUP BY d.name, TRUE) u ON c.plan = u.k;
+SELECT name, plan IN (SELECT name FROM customers WHERE customer_id > 1) FROM customers;
+
+
+# title: spelled-out-in-counting-another-column
+# expect: not_equivalent
+SELECT c.name, CASE WHEN t.c = 0 THEN FALSE WHEN c.plan IS NULL THEN NULL WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM customers c CROSS JOIN (SELECT COUNT(*) AS c, COUNT(d.plan) AS ck FROM customers d WHERE d.customer_id > 1) t LEFT JOIN (SELECT d.name AS k, TRUE AS i FROM customers d WHERE d.customer_id > 1 GROUP BY d.name, TRUE) u ON c.plan = u.k;
+SELECT name, plan IN (SELECT name FROM customers WHERE customer_id > 1) FROM customers;
+
+
+# title: spelled-out-in-with-another-filter-in-the-match
+# expect: not_equivalent
+SELECT c.name, CASE WHEN t.c = 0 THEN FALSE WHEN c.plan IS NULL THEN NULL WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM customers c CROSS JOIN (SELECT COUNT(*) AS c, COUNT(d.name) AS ck FROM customers d WHERE d.customer_id > 1) t LEFT JOIN (SELECT d.name AS k, TRUE AS i FROM customers d WHERE d.customer_id > 2 GROUP BY d.name, TRUE) u ON c.plan = u.k;
+SELECT name, plan IN (SELECT name FROM customers WHERE customer_id > 1) FROM customers;

@@ -66,6 +66,7 @@ from sqlequiv.normalize.canonical_aliases import canonical_aliases
 from sqlequiv.normalize.case_into_left_join import case_into_left_join
 from sqlequiv.normalize.collapse_identity_selects import collapse_identity_selects
 from sqlequiv.normalize.constant_aggregates import constant_aggregates
+from sqlequiv.normalize.constant_case_branches import constant_case_branches
 from sqlequiv.normalize.constant_order_keys import constant_order_keys
 from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
 from sqlequiv.normalize.count_never_null import count_never_null
@@ -109,7 +110,7 @@ from sqlequiv.normalize.prune_derived_columns import prune_derived_columns
 from sqlequiv.normalize.push_not import push_not
 from sqlequiv.normalize.quantified_comparisons import quantified_comparisons
 from sqlequiv.normalize.resolve_order_ordinals import resolve_order_ordinals
-from sqlequiv.normalize.scalar_derived_tables import scalar_derived_tables
+from sqlequiv.normalize.scalar_derived_tables import constant_rows, scalar_derived_tables
 from sqlequiv.normalize.searched_case import searched_case
 from sqlequiv.normalize.semi_join_sides import semi_join_sides
 from sqlequiv.normalize.set_consumed_sources import set_consumed_sources
@@ -119,6 +120,7 @@ from sqlequiv.normalize.sort_connectives import sort_connectives
 from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
 from sqlequiv.normalize.sort_set_operations import sort_set_operations
+from sqlequiv.normalize.spelled_out_in import spelled_out_in
 from sqlequiv.normalize.strip_parens import strip_parens
 from sqlequiv.normalize.sum_of_indicators import sum_of_indicators
 from sqlequiv.normalize.top_rows_limit import top_rows_limit
@@ -151,8 +153,10 @@ RULES: tuple[Rule, ...] = (
     ascending,
     fold_integer_literals,
     fold_string_literals,
+    constant_case_branches,
     inline_ctes,
     unshadow_aliases,  # after the CTEs' copies, before the rules that move conditions
+    constant_rows,
     left_join_to_scalar,  # these two before the joins they leave are flattened and merged
     left_join_semijoin,
     unnest_inner_join_trees,
@@ -170,6 +174,7 @@ RULES: tuple[Rule, ...] = (
     count_distinct_rows,
     scalar_derived_tables,
     single_value_subqueries,
+    spelled_out_in,
     prune_derived_columns,
     collapse_identity_selects,
     constant_aggregates,

@@ -18,7 +18,8 @@ constant: such a test is TRUE exactly when the row was padded (resp. matched), w
 is ``NOT EXISTS`` (resp. ``EXISTS``) of the rows of ``t`` for which the ON is TRUE.
 
 ``t`` may also group by columns it projects, or be DISTINCT, all of those columns
-being equated by the ON (its rows are then distinct on them), with a HAVING; it may
+being equated by the ON (its rows are then distinct on them) but for non-NULL
+constants (the same on every row), with a HAVING; it may
 then read a derived table rather than a table, one that reads nothing from outside
 itself (so it means the same in the EXISTS): the EXISTS
 keeps its GROUP BY and HAVING (a DISTINCT does not matter to it), the ON filtering the
@@ -101,6 +102,10 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
     keys = plain_group(body)
     if distinct is not None:
         keys = [p.unalias() for p in body.expressions]  # distinct on all it projects
+    if keys is not None:
+        # A non-NULL constant is the same on every row: rows distinct on the keys and it
+        # are distinct on the other keys (Calcite groups by ``e, TRUE``).
+        keys = [k for k in keys if not _is_flag(k)]
     if (grouped and keys is None) or (body.args.get("having") is not None and not grouped):
         return
     table: exp.Expr | None = only_table(body, schema)
@@ -180,13 +185,18 @@ def _projections(
         value = projection.unalias()
         if isinstance(value, exp.Column) and value.table == inner:
             columns[name] = value
-        elif isinstance(value, exp.Boolean) or (
-            isinstance(value, exp.Literal) and not value.is_string
-        ):
+        elif _is_flag(value):
             flags.add(name)
         else:
             return None, flags
     return columns, flags
+
+
+def _is_flag(value: exp.Expr) -> bool:
+    """A non-NULL constant: TRUE, FALSE or a number."""
+    return isinstance(value, exp.Boolean) or (
+        isinstance(value, exp.Literal) and not value.is_string
+    )
 
 
 def _flag_tests(

@@ -22,6 +22,9 @@ LEFT JOIN pads nothing and is that cross product. There, and for a cross join am
 LEFT JOINs, the other joins may be inner or LEFT joins (which keep every row before
 them, so the one row's values stay what they were); a RIGHT or FULL join would pad the
 derived table's columns with NULL, so none may be in the query.
+
+:func:`constant_rows`: a ``(VALUES (TRUE)) AS t(i)`` in such a place (Calcite's way to
+add a constant column) is one row too: its columns are read as their constants.
 """
 
 from __future__ import annotations
@@ -56,6 +59,57 @@ def scalar_derived_tables(expression: E) -> E:
                 break
             _drop(select, source)
     return expression
+
+
+def constant_rows(expression: E) -> E:
+    """Read the columns of a one-row ``VALUES`` of constants as those constants.
+
+    Example:
+        >>> import sqlglot
+        >>> sql = "SELECT s.a, v.i FROM s AS s, (VALUES (TRUE)) AS v(i) GROUP BY s.a, v.i"
+        >>> constant_rows(sqlglot.parse_one(sql)).sql()
+        'SELECT s.a, TRUE FROM s AS s GROUP BY s.a, TRUE'
+    """
+    for select in list(expression.find_all(exp.Select)):
+        while select.args.get("joins"):
+            for source in _neutral_sources(select):
+                values = _constant_row(source)
+                if values is not None and _substitute(select, source, values):
+                    _drop(select, source)
+                    break
+            else:
+                break
+    return expression
+
+
+def _constant_row(source: exp.Expr) -> dict[str, exp.Expr] | None:
+    """The columns of ``(VALUES (c1, ...)) AS t(n1, ...)``, one row of constants, by name."""
+    if not isinstance(source, exp.Values) or len(source.expressions) != 1:
+        return None
+    row = source.expressions[0]
+    alias = source.args.get("alias")
+    if not isinstance(row, exp.Tuple) or alias is None or not alias.name:
+        return None
+    names = [column.name for column in alias.columns]
+    if len(names) != len(row.expressions) or len(set(names)) != len(names):
+        return None
+    if not all(isinstance(v, exp.Boolean | exp.Null | exp.Literal) for v in row.expressions):
+        return None
+    return dict(zip(names, row.expressions, strict=True))
+
+
+def _substitute(select: exp.Select, source: exp.Expr, values: dict[str, exp.Expr]) -> bool:
+    """Replace every read of ``source``'s columns in ``select`` by its constant."""
+    alias = source.alias_or_name
+    if any(n is not source and n.alias_or_name == alias
+           for n in select.find_all(exp.Table, exp.Subquery, exp.Values)):  # fmt: skip
+        return False
+    reads = [column for column in select.find_all(exp.Column) if column.table == alias]
+    if any(column.name not in values or column.args.get("db") for column in reads):
+        return False
+    for column in reads:
+        column.replace(values[column.name].copy())
+    return True
 
 
 def _neutral_sources(select: exp.Select) -> list[exp.Expr]:
@@ -136,7 +190,7 @@ def _inline(select: exp.Select, source: exp.Subquery) -> bool:
     return True
 
 
-def _drop(select: exp.Select, source: exp.Subquery) -> None:
+def _drop(select: exp.Select, source: exp.Expr) -> None:
     """Remove ``source`` from the comma FROM list of ``select`` (it has another source)."""
     joins = list(select.args.get("joins") or [])
     if select.args["from_"].this is source:
