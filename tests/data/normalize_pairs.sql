@@ -957,6 +957,18 @@ SELECT name, plan IN (SELECT name FROM customers WHERE customer_id > 1) FROM cus
 SELECT c.name, CASE WHEN t.c = 0 THEN FALSE WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM customers c CROSS JOIN (SELECT COUNT(*) AS c, COUNT(o.customer_id) AS ck FROM orders o) t LEFT JOIN (SELECT o.customer_id AS k, v.i AS i FROM orders o, (VALUES (TRUE)) AS v(i) GROUP BY o.customer_id, v.i) u ON c.customer_id = u.k;
 SELECT name, customer_id IN (SELECT customer_id FROM orders) FROM customers;
 
+# title: calcite-intersect-by-counting-grouped-branches
+# expect: equivalent
+# method: normalized
+SELECT t.name, t.plan FROM (SELECT name, plan, COUNT(*) AS f FROM customers WHERE customer_id > 1 GROUP BY name, plan UNION ALL SELECT c.name, c.plan, COUNT(*) AS f FROM customers c WHERE c.plan = 'x' GROUP BY c.name, c.plan) AS t GROUP BY t.name, t.plan HAVING COUNT(*) = 2;
+SELECT name, plan FROM customers WHERE customer_id > 1 INTERSECT SELECT name, plan FROM customers WHERE plan = 'x';
+
+# title: intersect-by-counting-three-distinct-branches
+# expect: equivalent
+# method: normalized
+SELECT t.k FROM (SELECT DISTINCT customer_id AS k FROM orders UNION ALL SELECT DISTINCT customer_id FROM customers UNION ALL SELECT DISTINCT o.customer_id FROM orders o WHERE o.amount > 5) t GROUP BY t.k HAVING COUNT(*) = 3;
+SELECT customer_id FROM orders INTERSECT SELECT customer_id FROM customers INTERSECT SELECT customer_id FROM orders WHERE amount > 5;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1704,3 +1716,21 @@ SELECT name, plan IN (SELECT name FROM customers WHERE customer_id > 1) FROM cus
 # expect: not_equivalent
 SELECT c.name, CASE WHEN t.c = 0 THEN FALSE WHEN c.plan IS NULL THEN NULL WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM customers c CROSS JOIN (SELECT COUNT(*) AS c, COUNT(d.name) AS ck FROM customers d WHERE d.customer_id > 1) t LEFT JOIN (SELECT d.name AS k, TRUE AS i FROM customers d WHERE d.customer_id > 2 GROUP BY d.name, TRUE) u ON c.plan = u.k;
 SELECT name, plan IN (SELECT name FROM customers WHERE customer_id > 1) FROM customers;
+
+
+# title: counting-two-of-three-branches-is-not-their-intersect
+# expect: not_equivalent
+SELECT t.k FROM (SELECT DISTINCT customer_id AS k FROM orders UNION ALL SELECT DISTINCT customer_id FROM customers UNION ALL SELECT DISTINCT o.customer_id FROM orders o WHERE o.amount > 5) t GROUP BY t.k HAVING COUNT(*) = 2;
+SELECT customer_id FROM orders INTERSECT SELECT customer_id FROM customers INTERSECT SELECT customer_id FROM orders WHERE amount > 5;
+
+
+# title: counting-branches-with-duplicates-is-not-their-intersect
+# expect: not_equivalent
+SELECT t.name, t.plan FROM (SELECT name, plan FROM customers WHERE customer_id > 1 UNION ALL SELECT c.name, c.plan FROM customers c WHERE c.plan = 'x') AS t GROUP BY t.name, t.plan HAVING COUNT(*) = 2;
+SELECT name, plan FROM customers WHERE customer_id > 1 INTERSECT SELECT name, plan FROM customers WHERE plan = 'x';
+
+
+# title: counting-a-nullable-column-is-not-counting-branches
+# expect: not_equivalent
+SELECT t.name, t.plan FROM (SELECT name, plan, COUNT(*) AS f FROM customers WHERE customer_id > 1 GROUP BY name, plan UNION ALL SELECT c.name, c.plan, COUNT(*) AS f FROM customers c WHERE c.plan = 'x' GROUP BY c.name, c.plan) AS t GROUP BY t.name, t.plan HAVING COUNT(t.name) = 2;
+SELECT name, plan FROM customers WHERE customer_id > 1 INTERSECT SELECT name, plan FROM customers WHERE plan = 'x';
