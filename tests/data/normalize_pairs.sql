@@ -969,6 +969,18 @@ SELECT name, plan FROM customers WHERE customer_id > 1 INTERSECT SELECT name, pl
 SELECT t.k FROM (SELECT DISTINCT customer_id AS k FROM orders UNION ALL SELECT DISTINCT customer_id FROM customers UNION ALL SELECT DISTINCT o.customer_id FROM orders o WHERE o.amount > 5) t GROUP BY t.k HAVING COUNT(*) = 3;
 SELECT customer_id FROM orders INTERSECT SELECT customer_id FROM customers INTERSECT SELECT customer_id FROM orders WHERE amount > 5;
 
+# title: calcite-correlated-not-in-over-per-key-counts
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c LEFT JOIN (SELECT COUNT(*) AS c, COUNT(*) AS ck, d.plan AS k FROM customers d WHERE d.name > 'a' GROUP BY d.plan) t ON c.plan = t.k LEFT JOIN (SELECT d.customer_id AS e, TRUE AS i, d.plan AS k FROM customers d WHERE d.name > 'a') u ON c.customer_id = u.e AND c.plan = u.k WHERE t.c = 0 OR (u.i IS NOT NULL OR t.ck < t.c) IS NOT TRUE;
+SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT d.customer_id FROM customers d WHERE d.name > 'a' AND d.plan = c.plan);
+
+# title: calcite-correlated-not-in-as-a-negated-case
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c LEFT JOIN (SELECT COUNT(*) AS c, COUNT(o.customer_id) AS ck, o.order_id AS k FROM orders o GROUP BY o.order_id) t ON c.customer_id = t.k LEFT JOIN (SELECT o.customer_id AS e, TRUE AS i, o.order_id AS k FROM orders o) u ON c.customer_id = u.e AND c.customer_id = u.k WHERE NOT CASE WHEN t.c = 0 THEN FALSE WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN TRUE ELSE FALSE END;
+SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT o.customer_id FROM orders o WHERE o.order_id = c.customer_id);
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1734,3 +1746,21 @@ SELECT name, plan FROM customers WHERE customer_id > 1 INTERSECT SELECT name, pl
 # expect: not_equivalent
 SELECT t.name, t.plan FROM (SELECT name, plan, COUNT(*) AS f FROM customers WHERE customer_id > 1 GROUP BY name, plan UNION ALL SELECT c.name, c.plan, COUNT(*) AS f FROM customers c WHERE c.plan = 'x' GROUP BY c.name, c.plan) AS t GROUP BY t.name, t.plan HAVING COUNT(t.name) = 2;
 SELECT name, plan FROM customers WHERE customer_id > 1 INTERSECT SELECT name, plan FROM customers WHERE plan = 'x';
+
+
+# title: per-key-count-not-in-over-a-nullable-probe
+# expect: not_equivalent
+SELECT o.order_id FROM orders o LEFT JOIN (SELECT COUNT(*) AS c, COUNT(*) AS ck, d.customer_id AS k FROM customers d GROUP BY d.customer_id) t ON o.order_id = t.k LEFT JOIN (SELECT d.customer_id AS e, TRUE AS i, d.customer_id AS k FROM customers d) u ON o.customer_id = u.e AND o.order_id = u.k WHERE t.c = 0 OR (u.i IS NOT NULL OR t.ck < t.c) IS NOT TRUE;
+SELECT o.order_id FROM orders o WHERE o.customer_id NOT IN (SELECT d.customer_id FROM customers d WHERE d.customer_id = o.order_id);
+
+
+# title: per-key-count-not-in-counting-rows-of-a-nullable-column
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT COUNT(*) AS c, COUNT(*) AS ck, o.order_id AS k FROM orders o GROUP BY o.order_id) t ON c.customer_id = t.k LEFT JOIN (SELECT o.customer_id AS e, TRUE AS i, o.order_id AS k FROM orders o) u ON c.customer_id = u.e AND c.customer_id = u.k WHERE NOT CASE WHEN t.c = 0 THEN FALSE WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN TRUE ELSE FALSE END;
+SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT o.customer_id FROM orders o WHERE o.order_id = c.customer_id);
+
+
+# title: per-key-count-not-in-with-another-filter-in-the-match
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT COUNT(*) AS c, COUNT(*) AS ck, d.plan AS k FROM customers d WHERE d.name > 'a' GROUP BY d.plan) t ON c.plan = t.k LEFT JOIN (SELECT d.customer_id AS e, TRUE AS i, d.plan AS k FROM customers d) u ON c.customer_id = u.e AND c.plan = u.k WHERE t.c = 0 OR (u.i IS NOT NULL OR t.ck < t.c) IS NOT TRUE;
+SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT d.customer_id FROM customers d WHERE d.name > 'a' AND d.plan = c.plan);

@@ -121,7 +121,7 @@ from sqlequiv.normalize.sort_connectives import sort_connectives
 from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
 from sqlequiv.normalize.sort_set_operations import sort_set_operations
-from sqlequiv.normalize.spelled_out_in import spelled_out_in
+from sqlequiv.normalize.spelled_out_in import spelled_out_in, spelled_out_not_in
 from sqlequiv.normalize.strip_parens import strip_parens
 from sqlequiv.normalize.sum_of_indicators import sum_of_indicators
 from sqlequiv.normalize.top_rows_limit import top_rows_limit
@@ -177,6 +177,7 @@ RULES: tuple[Rule, ...] = (
     scalar_derived_tables,
     single_value_subqueries,
     spelled_out_in,
+    spelled_out_not_in,
     prune_derived_columns,
     collapse_identity_selects,
     constant_aggregates,
@@ -196,6 +197,8 @@ RULES: tuple[Rule, ...] = (
     distinct_key_semijoin,
     left_join_semijoin,  # again: key_join_to_exists may have left a derived table one table
     left_join_to_scalar,  # (likewise)
+    spelled_out_not_in,  # again, with the match tests that left_join_semijoin has just read
+    not_in_to_not_exists,
     flatten_exists,
     strip_parens,
     expand_between,

@@ -150,7 +150,7 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
     for column in own.find_all(exp.Column):
         if column.table == inner:
             column.set("table", exp.to_identifier(fresh))
-    moved = {name: exp.column(c.name, table=fresh) for name, c in columns.items()}
+    moved = {name: _typed(exp.column(c.name, table=fresh), c) for name, c in columns.items()}
     conditions = [p.copy() for p in parts]
     for condition in conditions:
         for column in list(condition.find_all(exp.Column)):
@@ -170,6 +170,12 @@ def _rewrite(root: exp.Expr, select: exp.Select, join: exp.Join, schema: Schema)
     select.set("joins", [j for j in select.args.get("joins") or [] if j is not join] or None)
     for test, negated in tests:
         test.replace(exists.copy() if not negated else exp.Not(this=exists.copy()))
+
+
+def _typed(column: exp.Column, like: exp.Column) -> exp.Column:
+    """``column`` with the type ``like`` was annotated with (later rules compare types)."""
+    column.type = like.type
+    return column
 
 
 def _projections(

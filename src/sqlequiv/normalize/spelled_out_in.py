@@ -29,7 +29,14 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._keys import not_null_column, schema_source
-from sqlequiv.normalize._util import conjuncts, is_deterministic, reverse_preorder, truthy_args
+from sqlequiv.normalize._util import (
+    conjuncts,
+    is_deterministic,
+    outer_join_side,
+    plain_group,
+    reverse_preorder,
+    truthy_args,
+)
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
@@ -155,7 +162,11 @@ def _scalar(node: exp.Expr) -> exp.Select | None:
 
 def _count_of(query: exp.Select) -> exp.Expr | None:
     """What ``query``'s one projection counts: ``*`` or an expression."""
-    count = query.expressions[0].unalias()
+    return _count_arg(query.expressions[0].unalias())
+
+
+def _count_arg(count: exp.Expr) -> exp.Expr | None:
+    """What a ``COUNT`` counts: ``*`` or an expression; None for anything else."""
     if not isinstance(count, exp.Count) or count.expressions:
         return None
     counted = count.this
@@ -234,8 +245,283 @@ def _matched(exists: exp.Exists, body: Body, wanted: str) -> exp.Expr | None:
     return None
 
 
-def _never_null(x: exp.Expr, schema: Schema) -> bool:
+def _never_null(x: exp.Expr, schema: Schema, select: exp.Select | None = None) -> bool:
+    """Whether ``x`` is a column declared NOT NULL that no outer join pads: a source of
+    the nearest SELECT with its name without outer joins, or the first source of
+    ``select`` when all its joins are inner or LEFT joins."""
     if not isinstance(x, exp.Column) or not x.table:
         return False
+    if select is not None:
+        first = select.args["from_"].this
+        sides = {(j.args.get("side") or "").upper() for j in select.args.get("joins") or []}
+        if first.alias_or_name == x.table and sides <= {"", "LEFT"}:
+            return _table_column_never_null(x, first, schema)
     table = schema_source(x, x.table, schema)
     return table is not None and x.name in table.column_names and not_null_column(table, x.name)
+
+
+def spelled_out_not_in(expression: E, *, schema: Schema) -> E:
+    """Write Calcite's correlated NOT IN filter over per-key counts as ``NOT x IN (...)``.
+
+    Calcite decorrelates ``WHERE x NOT IN (SELECT e FROM s WHERE w AND s.k = o.k)`` into
+    a LEFT JOIN to ``(SELECT COUNT(*) AS c, COUNT(e) AS ck, k FROM s WHERE w GROUP BY
+    k) t ON o.k = t.k``, a match test ``m`` (an EXISTS once ``left_join_semijoin`` has
+    read its LEFT JOIN back) and one of the filters ``t.c = 0 OR (m OR t.ck < t.c) IS
+    NOT TRUE`` or ``NOT CASE WHEN t.c = 0 THEN FALSE WHEN m THEN TRUE WHEN t.ck < t.c
+    THEN TRUE ELSE FALSE END``.
+
+    Why this is sound. ``t`` groups by exactly the keys its ON equates, so a row meets at
+    most one group and the LEFT JOIN keeps each row once. Where a group meets the row,
+    ``c`` (at least 1) and ``ck`` count the rows of ``q = SELECT e FROM s WHERE w AND k =
+    o.k`` and their non-NULL ``e``, and both filters keep the row exactly when no ``e``
+    equals ``x`` and none is NULL. Where none does, ``q`` has no row, ``c`` and ``ck`` are
+    NULL, ``m`` is FALSE, and both filters keep the row. That is ``x NOT IN q`` being TRUE,
+    given that ``x`` is never NULL (a NULL ``x`` makes NOT IN UNKNOWN over a non-empty
+    ``q``; the filters keep it): ``x`` must be a column declared NOT NULL that no outer
+    join pads. ``ck`` may be ``COUNT(*)`` only where ``e`` is such a column too. ``m``
+    must test exactly ``w``, the key equalities and ``x = e`` over the same source, and
+    ``t`` must be read nowhere but in its ON and the filter, which must be a conjunct of
+    the WHERE.
+    """
+    for select in list(expression.find_all(exp.Select)):
+        where = select.args.get("where")
+        if where is None or not select.args.get("joins"):
+            continue
+        for part in conjuncts(where.this):
+            found = _not_in_filter(select, part, schema)
+            if found is not None:
+                condition, join = found
+                part.replace(condition)
+                select.set("joins", [j for j in select.args["joins"] if j is not join] or None)
+                break
+    return expression
+
+
+def _not_in_filter(
+    select: exp.Select, part: exp.Expr, schema: Schema
+) -> tuple[exp.Expr, exp.Join] | None:
+    """``(NOT x IN q, the LEFT JOIN to drop)`` for a filter of one of the two forms."""
+    form = _counted_filter(part.unnest())
+    if form is None:
+        return None
+    rows, nonnull, match = form
+    alias = rows.table
+    if not alias or nonnull.table != alias:
+        return None
+    join = next((j for j in select.args["joins"] if j.alias_or_name == alias), None)
+    if join is None or outer_join_side(join) != "LEFT" or not isinstance(join.this, exp.Subquery):
+        return None
+    counts = _per_key_counts(join.this)
+    if counts is None:
+        return None
+    body, projections, keys = counts
+    if rows.name not in projections or nonnull.name not in projections:
+        return None
+    if not isinstance(_count_arg(projections[rows.name]), exp.Star):
+        return None
+    # t is read in its ON and in the filter, nowhere else.
+    reads = sum(1 for c in select.find_all(exp.Column) if c.table == alias)
+    local = sum(1 for node in (join, part) for c in node.find_all(exp.Column) if c.table == alias)
+    if reads != local:
+        return None
+    pinned = _pinned_keys(join.args.get("on"), alias, keys)
+    if pinned is None:
+        return None
+    inner = _source(join.this.this)
+    assert inner is not None
+    if any(c.table == inner.alias for _, outer in pinned for c in outer.find_all(exp.Column)):
+        return None  # an outer column under the inner name: the texts would not tell them apart
+    expected = body[1] | {_equality_text(key, outer, inner.alias) for key, outer in pinned}
+    found = _match_rest(match, body[0], expected)
+    if found is None:
+        return None
+    query, x, element = found
+    if not is_deterministic(x) or not _never_null(x, schema, select):
+        return None
+    counted = _count_arg(projections[nonnull.name])
+    match_source = _source(query)
+    assert match_source is not None
+    if isinstance(counted, exp.Star):
+        if not _table_column_never_null(element, match_source, schema):
+            return None
+    elif counted is None or _renamed(counted, inner.alias) != _renamed(
+        element, match_source.alias
+    ):
+        return None
+    query.set("expressions", [element.copy()])
+    in_ = exp.In(this=x.copy(), query=exp.Subquery(this=query))
+    return exp.Not(this=in_), join
+
+
+def _counted_filter(condition: exp.Expr) -> tuple[exp.Column, exp.Column, exp.Exists] | None:
+    """``(t.c, t.ck, m)`` of ``t.c = 0 OR (m OR t.ck < t.c) IS NOT TRUE`` or of ``NOT CASE
+    WHEN t.c = 0 THEN FALSE WHEN m THEN TRUE WHEN t.ck < t.c THEN TRUE ELSE FALSE END``."""
+    if isinstance(condition, exp.Or):
+        for zero, rest in ((condition.this, condition.expression),
+                           (condition.expression, condition.this)):  # fmt: skip
+            rows = _zero_test(zero.unnest())
+            negated = rest.unnest()
+            if rows is None or not isinstance(negated, exp.Not):
+                continue
+            test = negated.this.unnest()
+            if not (isinstance(test, exp.Is) and _is_bool(test.expression, True)):
+                continue
+            either = test.this.unnest()
+            if not isinstance(either, exp.Or):
+                continue
+            for match, nulls in ((either.this, either.expression),
+                                 (either.expression, either.this)):  # fmt: skip
+                found = _fewer_columns(nulls.unnest(), rows)
+                if found is not None and isinstance(match.unnest(), exp.Exists):
+                    return rows, found, match.unnest()
+        return None
+    if not isinstance(condition, exp.Not) or not isinstance(condition.this.unnest(), exp.Case):
+        return None
+    case = condition.this.unnest()
+    branches = case.args.get("ifs") or []
+    if case.args.get("this") is not None or len(branches) != 3:
+        return None
+    if not _is_bool(case.args.get("default"), False):
+        return None
+    zero, match, nulls = branches
+    rows = _zero_test(zero.this)
+    if rows is None or not _is_bool(zero.args.get("true"), False):
+        return None
+    if not isinstance(match.this, exp.Exists) or not _is_bool(match.args.get("true"), True):
+        return None
+    found = _fewer_columns(nulls.this, rows)
+    if found is None or not _is_bool(nulls.args.get("true"), True):
+        return None
+    return rows, found, match.this
+
+
+def _zero_test(condition: exp.Expr) -> exp.Column | None:
+    """The column of ``t.c = 0`` (either way round)."""
+    if not isinstance(condition, exp.EQ):
+        return None
+    for side, other in ((condition.this, condition.expression),
+                        (condition.expression, condition.this)):  # fmt: skip
+        if isinstance(side, exp.Column) and other == exp.Literal.number(0):
+            return side
+    return None
+
+
+def _fewer_columns(condition: exp.Expr, rows: exp.Column) -> exp.Column | None:
+    """The ``t.ck`` of ``t.ck < t.c`` (either way round), ``t.c`` being ``rows``."""
+    if isinstance(condition, exp.LT):
+        small, large = condition.this, condition.expression
+    elif isinstance(condition, exp.GT):
+        small, large = condition.expression, condition.this
+    else:
+        return None
+    if isinstance(small, exp.Column) and large == rows and small.table == rows.table:
+        return small
+    return None
+
+
+def _per_key_counts(
+    subquery: exp.Subquery,
+) -> tuple[Body, dict[str, exp.Expr], dict[str, exp.Column]] | None:
+    """For ``(SELECT COUNT(..) AS c, ..., s.k AS k, ... FROM s WHERE w GROUP BY s.k, ...)``:
+    its body, its projections by name, and its key columns by output name."""
+    query = subquery.this
+    if not isinstance(query, exp.Select) or truthy_args(subquery) - {"this", "alias"}:
+        return None
+    if truthy_args(query) - {"expressions", "from_", "where", "group"}:
+        return None
+    source = _source(query)
+    group = plain_group(query)
+    body = _body(query)
+    if source is None or group is None or body is None:
+        return None
+    projections: dict[str, exp.Expr] = {}
+    keys: dict[str, exp.Column] = {}
+    for projection in query.expressions:
+        name, value = projection.alias_or_name, projection.unalias()
+        if name in projections:
+            return None
+        projections[name] = value
+        if isinstance(value, exp.Column) and value.table == source.alias:
+            keys[name] = value
+        elif not isinstance(value, exp.Count):
+            return None
+    if sorted(k.sql() for k in keys.values()) != sorted(g.sql() for g in group):
+        return None
+    return body, projections, keys
+
+
+def _pinned_keys(
+    on: exp.Expr | None, alias: str, keys: dict[str, exp.Column]
+) -> list[tuple[exp.Column, exp.Expr]] | None:
+    """``(key column inside t, outer expression)`` for each conjunct ``outer = t.k`` of the
+    ON, when those are all its conjuncts and pin every key once."""
+    pinned: dict[str, tuple[exp.Column, exp.Expr]] = {}
+    for part in conjuncts(on):
+        if not isinstance(part, exp.EQ):
+            return None
+        for mine, outer in ((part.this, part.expression), (part.expression, part.this)):
+            if (
+                isinstance(mine, exp.Column)
+                and mine.table == alias
+                and mine.name in keys
+                and mine.name not in pinned
+                and not any(c.table == alias for c in outer.find_all(exp.Column))
+                and is_deterministic(outer)
+            ):
+                pinned[mine.name] = (keys[mine.name], outer)
+                break
+        else:
+            return None
+    return list(pinned.values()) if len(pinned) == len(keys) else None
+
+
+def _equality_text(left: exp.Expr, right: exp.Expr, alias: str) -> str:
+    """The text of ``left = right`` with ``alias`` renamed, whichever way round."""
+    return " = ".join(sorted((_renamed(left, alias), _renamed(right, alias))))
+
+
+def _condition_text(condition: exp.Expr, alias: str) -> str:
+    if isinstance(condition, exp.EQ):
+        return _equality_text(condition.this, condition.expression, alias)
+    return _renamed(condition, alias)
+
+
+def _match_rest(
+    match: exp.Exists, source_text: str, expected: set[str] | frozenset[str]
+) -> tuple[exp.Select, exp.Expr, exp.Expr] | None:
+    """For ``EXISTS (SELECT .. FROM s WHERE <expected> AND x = e)``: a copy of its query
+    without ``x = e``, ``x`` and ``e`` (read in the copy)."""
+    query = match.this
+    if not isinstance(query, exp.Select) or truthy_args(query) - {"expressions", "from_", "where"}:
+        return None
+    source = _source(query)
+    where = query.args.get("where")
+    if source is None or where is None or _source_text(source) != source_text:
+        return None
+    alias = source.alias
+    parts = conjuncts(where.this)
+    texts = [_condition_text(p, alias) for p in parts]
+    rest = [i for i, text in enumerate(texts) if text not in expected]
+    if len(rest) != 1 or set(texts) - {texts[rest[0]]} != set(expected):
+        return None
+    equality = parts[rest[0]]
+    if not isinstance(equality, exp.EQ):
+        return None
+    for x, e in ((equality.this, equality.expression), (equality.expression, equality.this)):
+        reads = {c.table for c in e.find_all(exp.Column)}
+        if reads == {alias} and not any(c.table == alias for c in x.find_all(exp.Column)):
+            copy = query.copy()
+            kept = [p.copy() for i, p in enumerate(parts) if i != rest[0]]
+            copy.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
+            return copy, x, e.copy()
+    return None
+
+
+def _table_column_never_null(element: exp.Expr, source: exp.Expr, schema: Schema) -> bool:
+    """Whether ``element`` is a NOT NULL column of ``source``, a table of the schema."""
+    if not isinstance(element, exp.Column) or not isinstance(source, exp.Table):
+        return False
+    if source.name not in schema or source.args.get("db"):
+        return False
+    table = schema.table(source.name)
+    return element.name in table.column_names and not_null_column(table, element.name)
