@@ -493,3 +493,24 @@ def test_in_sqlite_a_date_string_is_compared_as_text() -> None:
         DATES, "sqlite",
     )  # fmt: skip
     assert verdict.verdict == "not_equivalent"
+
+
+UNION = "SELECT id, note FROM events WHERE day IS NULL UNION ALL SELECT id, note FROM events"
+
+
+def test_a_sort_is_no_part_of_the_rows_where_the_order_is_not_compared() -> None:
+    # The reference does not sort: the candidate's ORDER BY (of its UNION too) picks no rows.
+    verdict = check(f"({UNION}) ORDER BY note DESC", UNION, DATES)
+    assert (verdict.verdict, verdict.method) == ("equivalent", "normalized")
+    # The reference sorts by an output column, but the options do not compare the order.
+    unordered = Options(check_order=False)
+    verdict = check(UNION, f"({UNION}) ORDER BY note", DATES, options=unordered)
+    assert (verdict.verdict, verdict.method) == ("equivalent", "normalized")
+
+
+def test_a_sort_stays_where_the_order_is_compared_or_a_limit_reads_it() -> None:
+    # Where the reference sorts, an unsorted candidate is not proved to follow its order.
+    assert check(UNION, f"({UNION}) ORDER BY note", DATES).verdict != "equivalent"
+    # Under a LIMIT, the sort picks the rows: the near miss is refuted.
+    first, last = "SELECT id FROM events ORDER BY id", "SELECT id FROM events ORDER BY id DESC"
+    assert check(f"{first} LIMIT 1", f"{last} LIMIT 1", DATES).verdict == "not_equivalent"

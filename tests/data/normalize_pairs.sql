@@ -981,6 +981,12 @@ SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT d.customer_id 
 SELECT c.name FROM customers c LEFT JOIN (SELECT COUNT(*) AS c, COUNT(o.customer_id) AS ck, o.order_id AS k FROM orders o GROUP BY o.order_id) t ON c.customer_id = t.k LEFT JOIN (SELECT o.customer_id AS e, TRUE AS i, o.order_id AS k FROM orders o) u ON c.customer_id = u.e AND c.customer_id = u.k WHERE NOT CASE WHEN t.c = 0 THEN FALSE WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN TRUE ELSE FALSE END;
 SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT o.customer_id FROM orders o WHERE o.order_id = c.customer_id);
 
+# title: nth-value-one-is-first-value
+# expect: equivalent
+# method: normalized
+SELECT order_id, NTH_VALUE(amount, 1) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders;
+SELECT order_id, FIRST_VALUE(amount) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1764,3 +1770,9 @@ SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT o.customer_id 
 # expect: not_equivalent
 SELECT c.name FROM customers c LEFT JOIN (SELECT COUNT(*) AS c, COUNT(*) AS ck, d.plan AS k FROM customers d WHERE d.name > 'a' GROUP BY d.plan) t ON c.plan = t.k LEFT JOIN (SELECT d.customer_id AS e, TRUE AS i, d.plan AS k FROM customers d) u ON c.customer_id = u.e AND c.plan = u.k WHERE t.c = 0 OR (u.i IS NOT NULL OR t.ck < t.c) IS NOT TRUE;
 SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT d.customer_id FROM customers d WHERE d.name > 'a' AND d.plan = c.plan);
+
+
+# title: nth-value-two-is-not-first-value
+# expect: not_equivalent
+SELECT order_id, NTH_VALUE(amount, 2) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders;
+SELECT order_id, FIRST_VALUE(amount) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders;

@@ -128,6 +128,7 @@ from sqlequiv.normalize.top_rows_limit import top_rows_limit
 from sqlequiv.normalize.two_valued_in import two_valued_in
 from sqlequiv.normalize.unquote_identifiers import unquote_identifiers
 from sqlequiv.normalize.unshadow_aliases import unshadow_aliases
+from sqlequiv.normalize.window_synonyms import window_synonyms
 from sqlequiv.schema.model import Schema
 
 __all__ = [
@@ -155,6 +156,7 @@ RULES: tuple[Rule, ...] = (
     fold_integer_literals,
     fold_string_literals,
     constant_case_branches,
+    window_synonyms,
     inline_ctes,
     unshadow_aliases,  # after the CTEs' copies, before the rules that move conditions
     constant_rows,

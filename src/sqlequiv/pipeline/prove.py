@@ -11,12 +11,14 @@ import dataclasses
 
 from sqlglot import exp
 
+from sqlequiv.compare.rows import order_keys_of
 from sqlequiv.errors import QueryFailed
 from sqlequiv.evidence import ProofEvidence
 from sqlequiv.execute.opaque import opaque_sqlite
 from sqlequiv.execute.portable import portable
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import REWRITE_VARIANTS, TooLarge, canonical_sql
+from sqlequiv.normalize._util import truthy_args
 from sqlequiv.normalize.fold_integer_literals import fold_decimal_comparands
 from sqlequiv.normalize.identity_casts import (
     explicit_date_literals,
@@ -35,6 +37,8 @@ def normalized(pair: Pair) -> Verdict | None:
         if not (pair.candidate.fully_qualified and pair.reference.fully_qualified):
             return None  # no proof rests on a tree sqlglot could not resolve
         queries = [(q, _prepared(q)) for q in (pair.candidate, pair.reference)]
+        if not _order_checked(pair):
+            queries = [(q, _unordered(tree)) for q, tree in queries]
         for extended in REWRITE_VARIANTS:
             forms = [_canonical(q, tree, pair, extended) for q, tree in queries]
             if forms[0] is not None and forms[0] == forms[1]:
@@ -104,6 +108,40 @@ def proved(method: str, pair: Pair) -> Verdict:
     except QueryFailed as exc:
         return execution_error(exc, pair)
     return pair.verdict("equivalent", method=method)
+
+
+def _order_checked(pair: Pair) -> bool:
+    """Whether the comparison checks the order of the rows (the reference sorts them by
+    an output column, and the options ask for it)."""
+    return pair.options.check_order and order_keys_of(pair.reference.qualified) is not None
+
+
+def _unordered(tree: exp.Expression) -> exp.Expression:
+    """``tree`` without its top-level ORDER BY when no LIMIT or OFFSET reads the order.
+
+    Where the order of the rows is not compared, a sort that picks no rows is no part of
+    what the query returns (the symbolic prover ignores it likewise).
+
+    Example:
+        >>> import sqlglot
+        >>> _unordered(sqlglot.parse_one("SELECT a FROM t ORDER BY a")).sql()
+        'SELECT a FROM t'
+        >>> _unordered(sqlglot.parse_one("SELECT a FROM t ORDER BY a LIMIT 1")).sql()
+        'SELECT a FROM t ORDER BY a LIMIT 1'
+        >>> union = "(SELECT a FROM t UNION SELECT b FROM u) ORDER BY 1"
+        >>> _unordered(sqlglot.parse_one(union)).sql()
+        'SELECT a FROM t UNION SELECT b FROM u'
+    """
+    if tree.args.get("order") is None or tree.args.get("limit") or tree.args.get("offset"):
+        return tree
+    if tree.args.get("fetch"):
+        return tree
+    copy = tree.copy()
+    copy.set("order", None)
+    # ``(q) ORDER BY k`` is a parenthesised query: without the sort, it is ``q``.
+    while isinstance(copy, exp.Subquery) and truthy_args(copy) == {"this"}:
+        copy = copy.this
+    return copy
 
 
 def _prepared(query: GuardedQuery) -> exp.Expression:
