@@ -987,6 +987,12 @@ SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT o.customer_id 
 SELECT order_id, NTH_VALUE(amount, 1) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders;
 SELECT order_id, FIRST_VALUE(amount) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders;
 
+# title: except-of-one-table-keyed-rows-is-a-filter
+# expect: equivalent
+# method: normalized
+SELECT customer_id, name FROM customers WHERE plan = 'x' EXCEPT SELECT customer_id, name FROM customers WHERE name > 'b';
+SELECT DISTINCT customer_id, name FROM customers WHERE plan = 'x' AND NOT COALESCE(name > 'b', FALSE);
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1776,3 +1782,9 @@ SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT d.customer_id 
 # expect: not_equivalent
 SELECT order_id, NTH_VALUE(amount, 2) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders;
 SELECT order_id, FIRST_VALUE(amount) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders;
+
+
+# title: except-of-one-table-rows-without-a-key-is-no-filter
+# expect: not_equivalent
+SELECT name FROM customers WHERE plan = 'x' EXCEPT SELECT name FROM customers WHERE customer_id > 2;
+SELECT DISTINCT name FROM customers WHERE plan = 'x' AND NOT COALESCE(customer_id > 2, FALSE);

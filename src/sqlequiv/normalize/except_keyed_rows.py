@@ -16,7 +16,9 @@ when some right row equals it (NULLs compared as equal): such a right row carrie
 row's key values, which are not NULL, so its ``b`` is the same row of ``T`` as the left
 row's ``a``, and then all the projected columns agree. So the left row goes exactly when
 the right side has a row with ``b`` bound to ``a``'s row: ``NOT EXISTS`` of the right
-side's other sources, its WHERE read with ``b`` replaced by ``a`` (a correlation).
+side's other sources, its WHERE read with ``b`` replaced by ``a`` (a correlation). When
+``b`` is its only source, that is its WHERE read so not being TRUE: ``NOT COALESCE(q,
+FALSE)`` (Spark's rewrite of such an EXCEPT).
 
 Only EXCEPT (not ALL), with nothing on the set operation itself (no ORDER BY or
 LIMIT), is rewritten; the left side a plain single-table SELECT (no join, DISTINCT,
@@ -98,7 +100,9 @@ def _anti_join(node: exp.Except, schema: Schema) -> exp.Select | None:
     b = first.table
     sources = from_items(right)
     aliases = [source_alias(s) for s in sources]
-    if len(sources) < 2 or aliases.count(b) != 1 or (a in aliases and a != b):
+    if len(sources) == 1 and right.args.get("where") is None:
+        return None  # every row goes: nothing is left to filter by
+    if aliases.count(b) != 1 or (a in aliases and a != b):
         return None  # (another source named a would capture the left row's columns)
     reread = sources[aliases.index(b)]
     if not isinstance(reread, exp.Table) or not is_simple_table(reread):
@@ -124,6 +128,16 @@ def _with_not_exists(left: exp.Select, right: exp.Select, reread: exp.Table, a: 
     """``left`` filtered by NOT EXISTS of ``right`` without ``reread``, whose columns read
     ``a`` instead."""
     b = source_alias(reread)
+    result = left.copy()
+    where = left.args.get("where")
+    if len(from_items(right)) == 1:
+        # No other source: the row goes when the right WHERE holds for it.
+        test = right.args["where"].this.copy()
+        for column in test.find_all(exp.Column):
+            column.set("table", exp.to_identifier(a))
+        kept = exp.Not(this=exp.Coalesce(this=test, expressions=[exp.false()]))
+        result.set("where", exp.Where(this=and_all([where.this if where else None, kept])))
+        return result
     sub = right.copy()
     position = from_items(right).index(reread)
     joins = list(sub.args.get("joins") or [])
@@ -136,8 +150,6 @@ def _with_not_exists(left: exp.Select, right: exp.Select, reread: exp.Table, a: 
         if column.table == b:
             column.set("table", exp.to_identifier(a))
     sub.set("expressions", [exp.Literal.number(1)])
-    result = left.copy()
-    where = left.args.get("where")
     anti = exp.Not(this=exp.Exists(this=sub))
     result.set("where", exp.Where(this=and_all([where.this if where else None, anti])))
     return result
