@@ -993,6 +993,12 @@ SELECT order_id, FIRST_VALUE(amount) OVER (PARTITION BY customer_id ORDER BY ord
 SELECT customer_id, name FROM customers WHERE plan = 'x' EXCEPT SELECT customer_id, name FROM customers WHERE name > 'b';
 SELECT DISTINCT customer_id, name FROM customers WHERE plan = 'x' AND NOT COALESCE(name > 'b', FALSE);
 
+# title: a-one-row-aggregate-inside-a-join-tree-read-in-its-on
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c LEFT JOIN (orders o LEFT JOIN (SELECT MAX(amount) AS m FROM orders) t ON TRUE) ON o.customer_id = c.customer_id AND o.amount = t.m;
+SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount = (SELECT MAX(amount) FROM orders);
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1788,3 +1794,9 @@ SELECT order_id, FIRST_VALUE(amount) OVER (PARTITION BY customer_id ORDER BY ord
 # expect: not_equivalent
 SELECT name FROM customers WHERE plan = 'x' EXCEPT SELECT name FROM customers WHERE customer_id > 2;
 SELECT DISTINCT name FROM customers WHERE plan = 'x' AND NOT COALESCE(customer_id > 2, FALSE);
+
+
+# title: a-one-row-aggregate-inside-a-padded-join-tree-read-outside
+# expect: not_equivalent
+SELECT c.name, t.m FROM customers c LEFT JOIN (orders o LEFT JOIN (SELECT MAX(amount) AS m FROM orders) t ON TRUE) ON o.customer_id = c.customer_id;
+SELECT c.name, (SELECT MAX(amount) FROM orders) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id;

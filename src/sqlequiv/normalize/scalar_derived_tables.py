@@ -23,6 +23,11 @@ LEFT JOINs, the other joins may be inner or LEFT joins (which keep every row bef
 them, so the one row's values stay what they were); a RIGHT or FULL join would pad the
 derived table's columns with NULL, so none may be in the query.
 
+Inside a parenthesised join tree (``a LEFT JOIN (d LEFT JOIN (SELECT ...) t ON TRUE) ON
+a.x < t.v``), such a derived table goes when its columns are read in that join only:
+wherever the tree has a row it is a row of the tree without it, with the one row's
+values, and where the tree has none (an outer join pads it) nothing reads them.
+
 :func:`constant_rows`: a ``(VALUES (TRUE)) AS t(i)`` in such a place (Calcite's way to
 add a constant column) is one row too: its columns are read as their constants.
 """
@@ -58,7 +63,35 @@ def scalar_derived_tables(expression: E) -> E:
             if source is None:
                 break
             _drop(select, source)
+        for join in select.args.get("joins") or []:
+            _from_join_tree(select, join)
     return expression
+
+
+def _from_join_tree(select: exp.Select, join: exp.Join) -> None:
+    """Drop the one-row derived tables cross-joined (or LEFT JOINed ON TRUE) inside the
+    parenthesised join tree that ``join`` brings in, when their columns are read in that
+    join only: where the tree's rows are, each is a row of the tree without them, with
+    their values."""
+    tree = join.this
+    if not isinstance(tree, exp.Subquery) or truthy_args(tree) != {"this"}:
+        return
+    table = tree.this
+    if not isinstance(table, exp.Table) or not table.args.get("joins"):
+        return
+    if not _inner_or_left(join) or not all(_inner_or_left(j) for j in table.args["joins"]):
+        return
+    for inner in list(table.args["joins"]):
+        source = inner.this
+        if not (_cross(inner) and _one_row(source)):
+            continue
+        alias = source.alias_or_name
+        reads = [c for c in select.find_all(exp.Column) if c.table == alias]
+        if not all(is_inside(c, join) for c in reads) or not _inline(select, source):
+            continue
+        table.set("joins", [j for j in table.args["joins"] if j is not inner] or None)
+    if not table.args.get("joins"):
+        tree.replace(table)
 
 
 def constant_rows(expression: E) -> E:
