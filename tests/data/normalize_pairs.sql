@@ -999,6 +999,12 @@ SELECT DISTINCT customer_id, name FROM customers WHERE plan = 'x' AND NOT COALES
 SELECT c.name FROM customers c LEFT JOIN (orders o LEFT JOIN (SELECT MAX(amount) AS m FROM orders) t ON TRUE) ON o.customer_id = c.customer_id AND o.amount = t.m;
 SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.amount = (SELECT MAX(amount) FROM orders);
 
+# title: a-union-all-branch-cut-to-more-rows-than-the-union-keeps
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers UNION ALL SELECT plan FROM customers ORDER BY 1 LIMIT 3;
+(SELECT name FROM customers ORDER BY 1 LIMIT 5) UNION ALL (SELECT plan FROM customers ORDER BY 1 FETCH FIRST 3 ROWS ONLY) ORDER BY 1 LIMIT 3;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1800,3 +1806,15 @@ SELECT DISTINCT name FROM customers WHERE plan = 'x' AND NOT COALESCE(customer_i
 # expect: not_equivalent
 SELECT c.name, t.m FROM customers c LEFT JOIN (orders o LEFT JOIN (SELECT MAX(amount) AS m FROM orders) t ON TRUE) ON o.customer_id = c.customer_id;
 SELECT c.name, (SELECT MAX(amount) FROM orders) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id;
+
+
+# title: a-union-all-branch-cut-to-fewer-rows-than-the-union-keeps
+# expect: not_equivalent
+SELECT customer_id FROM customers UNION ALL SELECT order_id + 100 FROM orders ORDER BY 1 LIMIT 3;
+(SELECT customer_id FROM customers ORDER BY 1 LIMIT 2) UNION ALL (SELECT order_id + 100 FROM orders ORDER BY 1 LIMIT 3) ORDER BY 1 LIMIT 3;
+
+
+# title: a-union-all-branch-cut-in-another-order
+# expect: not_equivalent
+SELECT customer_id FROM customers UNION ALL SELECT order_id + 100 FROM orders ORDER BY 1 LIMIT 1;
+(SELECT customer_id FROM customers ORDER BY 1 DESC LIMIT 1) UNION ALL (SELECT order_id + 100 FROM orders ORDER BY 1 LIMIT 1) ORDER BY 1 LIMIT 1;

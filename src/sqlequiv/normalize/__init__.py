@@ -126,6 +126,7 @@ from sqlequiv.normalize.strip_parens import strip_parens
 from sqlequiv.normalize.sum_of_indicators import sum_of_indicators
 from sqlequiv.normalize.top_rows_limit import top_rows_limit
 from sqlequiv.normalize.two_valued_in import two_valued_in
+from sqlequiv.normalize.union_branch_limits import union_branch_limits
 from sqlequiv.normalize.unquote_identifiers import unquote_identifiers
 from sqlequiv.normalize.unshadow_aliases import unshadow_aliases
 from sqlequiv.normalize.window_synonyms import window_synonyms
@@ -214,6 +215,7 @@ RULES: tuple[Rule, ...] = (
     exists_select_one,
     constant_order_keys,
     resolve_order_ordinals,
+    union_branch_limits,
     empty_results,
     # Naming phase: the order of sources, then the names derived from it.
     order_sources,

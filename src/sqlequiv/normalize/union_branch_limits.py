@@ -1,0 +1,101 @@
+"""Drop a UNION ALL branch's own top-n where the UNION ALL takes fewer rows in that order.
+
+Calcite's ``SortUnionTransposeRule`` writes ``(a UNION ALL b) ORDER BY 1 LIMIT 10`` as
+``((a ORDER BY 1 LIMIT 10) UNION ALL (b ORDER BY 1 LIMIT 10)) ORDER BY 1 LIMIT 10``.
+This rule writes the second back as the first.
+
+Why this is sound. The outer query keeps the first ``n`` rows of the UNION ALL in its
+order. A row among them is among the first ``n`` of its own branch in the same order
+(the rows before it in its branch are before it in the UNION ALL too), so cutting a
+branch to its first ``m >= n`` rows in that order removes none of them, and adds no
+row. The sort keys must be every output column, so that rows that tie are equal rows
+(the first ``n`` rows are one bag, whichever tied rows an engine keeps); the branch's
+keys must be the outer ones, position for position, with the same direction and NULL
+placement. Only UNION ALL, with LIMIT and no OFFSET on the branch and the outer query.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlglot import exp
+
+from sqlequiv.normalize._util import is_integer_literal, truthy_args
+
+E = TypeVar("E", bound=exp.Expr)
+
+
+def union_branch_limits(expression: E) -> E:
+    """Remove the redundant ORDER BY ... LIMIT of UNION ALL branches.
+
+    Example:
+        >>> import sqlglot
+        >>> sql = ("(SELECT a FROM t ORDER BY 1 LIMIT 5) UNION ALL "
+        ...        "(SELECT b FROM u ORDER BY 1 LIMIT 3) ORDER BY 1 LIMIT 3")
+        >>> union_branch_limits(sqlglot.parse_one(sql)).sql()
+        'SELECT a FROM t UNION ALL SELECT b FROM u ORDER BY 1 LIMIT 3'
+    """
+    for union in list(expression.find_all(exp.Union)):
+        _drop_branch_limits(union)
+    return expression
+
+
+def _drop_branch_limits(union: exp.Union) -> None:
+    if union.args.get("distinct") or union.args.get("offset"):
+        return
+    keys = _ordinal_keys(union)
+    rows = _limit(union)
+    if keys is None or rows is None:
+        return
+    width = _width(union)
+    if width is None or {k.this.to_py() for k in keys} != set(range(1, width + 1)):
+        return  # rows that tie on the keys could differ elsewhere
+    for branch in (union.this, union.expression):
+        query = branch.this if isinstance(branch, exp.Subquery) else branch
+        if not isinstance(query, exp.Select) or query.args.get("offset"):
+            continue
+        own = _limit(query)
+        if own is None or own < rows or _ordinal_keys(query) != keys:
+            continue
+        query.set("order", None)
+        query.set("limit", None)
+        if isinstance(branch, exp.Subquery) and truthy_args(branch) == {"this"}:
+            branch.replace(query)
+
+
+def _ordinal_keys(query: exp.Expr) -> list[exp.Ordered] | None:
+    order = query.args.get("order")
+    if order is None or truthy_args(order) != {"expressions"}:
+        return None
+    keys = list(order.expressions)
+    if not all(isinstance(k, exp.Ordered) and is_integer_literal(k.this) for k in keys):
+        return None
+    return keys
+
+
+def _limit(query: exp.Expr) -> int | None:
+    """The row count of ``query``'s ``LIMIT n`` or ``FETCH FIRST/NEXT n ROWS ONLY``."""
+    limit = query.args.get("limit")
+    if isinstance(limit, exp.Limit) and truthy_args(limit) == {"expression"}:
+        value = limit.expression
+    elif isinstance(limit, exp.Fetch) and truthy_args(limit) <= {"direction", "count",
+                                                                 "limit_options"}:  # fmt: skip
+        options = limit.args.get("limit_options")
+        if options is not None and truthy_args(options) - {"rows"}:
+            return None  # PERCENT or WITH TIES
+        value = limit.args.get("count")
+    else:
+        return None
+    return int(value.to_py()) if is_integer_literal(value) else None
+
+
+def _width(union: exp.Union) -> int | None:
+    """The number of output columns of a UNION (its first branch's)."""
+    first: exp.Expr = union
+    while isinstance(first, exp.SetOperation | exp.Subquery):
+        first = first.this
+    if not isinstance(first, exp.Select) or any(
+        isinstance(p, exp.Star) or isinstance(p.unalias(), exp.Star) for p in first.expressions
+    ):
+        return None
+    return len(first.expressions)
