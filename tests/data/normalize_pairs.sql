@@ -1005,6 +1005,18 @@ SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_
 SELECT name FROM customers UNION ALL SELECT plan FROM customers ORDER BY 1 LIMIT 3;
 (SELECT name FROM customers ORDER BY 1 LIMIT 5) UNION ALL (SELECT plan FROM customers ORDER BY 1 FETCH FIRST 3 ROWS ONLY) ORDER BY 1 LIMIT 3;
 
+# title: an-except-all-of-a-query-and-itself-is-empty
+# expect: equivalent
+# method: normalized
+SELECT t.name FROM (SELECT name, plan FROM customers EXCEPT ALL SELECT c.name, c.plan FROM customers c) t JOIN orders o ON o.customer_id = 1;
+SELECT name FROM customers WHERE 1 = 0;
+
+# title: an-intersect-with-an-empty-operand-is-empty
+# expect: equivalent
+# method: normalized
+SELECT name FROM customers INTERSECT SELECT name FROM customers WHERE FALSE;
+SELECT plan FROM orders, customers WHERE FALSE;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1818,3 +1830,27 @@ SELECT customer_id FROM customers UNION ALL SELECT order_id + 100 FROM orders OR
 # expect: not_equivalent
 SELECT customer_id FROM customers UNION ALL SELECT order_id + 100 FROM orders ORDER BY 1 LIMIT 1;
 (SELECT customer_id FROM customers ORDER BY 1 DESC LIMIT 1) UNION ALL (SELECT order_id + 100 FROM orders ORDER BY 1 LIMIT 1) ORDER BY 1 LIMIT 1;
+
+
+# title: an-except-all-of-a-query-and-a-filter-of-it-is-not-empty
+# expect: not_equivalent
+SELECT name FROM customers EXCEPT ALL SELECT name FROM customers WHERE plan = 'x';
+SELECT name FROM customers WHERE 1 = 0;
+
+
+# title: a-union-all-with-an-empty-operand-is-not-empty
+# expect: not_equivalent
+SELECT name FROM customers WHERE FALSE UNION ALL SELECT name FROM customers;
+SELECT name FROM customers WHERE 1 = 0;
+
+
+# title: a-left-join-to-an-empty-derived-table-is-not-empty
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT name FROM customers EXCEPT ALL SELECT name FROM customers) t ON t.name = c.name;
+SELECT name FROM customers WHERE 1 = 0;
+
+
+# title: an-except-all-of-a-volatile-query-and-itself-is-not-empty
+# expect: not_equivalent
+SELECT random() < 0.5 AS r FROM customers EXCEPT ALL SELECT random() < 0.5 AS r FROM customers;
+SELECT plan = 'x' FROM customers WHERE FALSE;

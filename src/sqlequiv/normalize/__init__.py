@@ -81,6 +81,7 @@ from sqlequiv.normalize.empty_relations import (
     constant_exists,
     empty_outer_sides,
     empty_results,
+    empty_set_operations,
 )
 from sqlequiv.normalize.ensure_parens import ensure_parens
 from sqlequiv.normalize.except_keyed_rows import except_keyed_rows
@@ -220,6 +221,8 @@ RULES: tuple[Rule, ...] = (
     # Naming phase: the order of sources, then the names derived from it.
     order_sources,
     canonical_aliases,
+    empty_set_operations,  # after the names: operands written alike read alike
+    empty_results,
     # Text phase: sort whatever is a set, by canonical text.
     orient_comparisons,
     normalize_in,

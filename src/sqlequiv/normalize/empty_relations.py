@@ -13,8 +13,8 @@ such a SELECT returns no row on every database.
    and a RIGHT JOIN whose left side (the FROM) is the empty one. Calcite's
    PruneEmptyRules write the second form.
 2. ``empty_results``: the whole query, when it is such a SELECT, becomes
-   ``SELECT NULL AS c1, ... WHERE FALSE``: only the number of its columns (and
-   their names) can tell two empty results apart.
+   ``SELECT NULL, ... WHERE FALSE``: only the number of its columns can tell two
+   empty results apart (the comparison does not read column names).
 
 A NATURAL or USING join (whose output merges columns) is left alone, as is a
 derived table whose columns are also read by a nested query (the substitution
@@ -31,11 +31,13 @@ from sqlequiv.normalize._aggregates import aggregates
 from sqlequiv.normalize._util import (
     conjuncts,
     outer_join_side,
+    output_names,
     own_columns,
     plain_group,
     remove_source,
     truthy_args,
 )
+from sqlequiv.policy import varies_between_runs
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -77,15 +79,14 @@ def empty_results(expression: E) -> E:
     Example:
         >>> import sqlglot
         >>> empty_results(sqlglot.parse_one("SELECT a.x AS x FROM a AS a WHERE 1 = 0")).sql()
-        'SELECT NULL AS x WHERE FALSE'
+        'SELECT NULL WHERE FALSE'
     """
     if not isinstance(expression, exp.Select) or not is_empty_select(expression):
         return expression
     if any(isinstance(p, exp.Star) for p in expression.expressions):
         return expression
-    names = [p.alias_or_name for p in expression.expressions]
-    projections = [exp.alias_(exp.Null(), name) if name else exp.Null() for name in names]
-    empty = exp.select(*projections).where(exp.false())
+    # The whole query: its column names are not compared, only how many there are.
+    empty = exp.select(*(exp.Null() for _ in expression.expressions)).where(exp.false())
     return empty  # type: ignore[return-value]
 
 
@@ -231,3 +232,79 @@ def _one_row(select: exp.Select) -> bool:
         return False
     found = aggregates(select)
     return bool(found) and not any(isinstance(a, exp.Window) for a in select.find_all(exp.Window))
+
+
+def empty_set_operations(expression: E) -> E:
+    """Write a SELECT reading an empty derived table, and an EXCEPT or INTERSECT that
+    returns no row on any database, as an empty SELECT.
+
+    Calcite's PruneEmptyRules and rewrites such as ``q EXCEPT ALL q`` leave these:
+
+    - a SELECT whose FROM, or a source it joins by an inner join, is a derived table
+      that returns no row (all its joins inner or LEFT, so none pads the empty side's
+      partner back in) returns no row: it gets a FALSE conjunct (then it is empty in the
+      sense above, unless it aggregates without a GROUP BY);
+    - ``e EXCEPT [ALL] x`` and ``e INTERSECT [ALL] x`` with an empty ``e``, and
+      ``x INTERSECT [ALL] e``, return no row; so does ``q EXCEPT [ALL] q``, for two
+      operands written alike that call nothing that varies between runs (each row of the
+      one is matched by the same row of the other).
+
+    The empty result keeps the left operand's column names (a set operation takes its
+    names from its first operand), but for the whole query (see :func:`empty_results`).
+
+    Example:
+        >>> import sqlglot
+        >>> q = "SELECT a.x FROM (SELECT b.x FROM b AS b EXCEPT ALL SELECT b.x FROM b AS b) AS a"
+        >>> empty_set_operations(sqlglot.parse_one(q)).sql()
+        'SELECT a.x FROM (SELECT NULL AS x WHERE FALSE) AS a WHERE FALSE'
+    """
+    for node in reversed(list(expression.find_all(exp.Select, exp.Except, exp.Intersect))):
+        if isinstance(node, exp.Select):
+            if _reads_empty(node) and not is_empty_select(node):
+                node.where(exp.false(), copy=False)
+            continue
+        if truthy_args(node) - {"this", "expression", "distinct"}:
+            continue  # ORDER BY or LIMIT on the operation
+        left, right = _operand(node.this), _operand(node.expression)
+        empty = _is_empty(left) or (isinstance(node, exp.Intersect) and _is_empty(right))
+        if isinstance(node, exp.Except) and not empty:
+            empty = left.sql() == right.sql() and not varies_between_runs(left)
+        names = output_names(left)
+        if not empty or names is None or any(not name for name in names):
+            continue
+        replacement = exp.select(*(exp.alias_(exp.Null(), n) for n in names)).where(exp.false())
+        if node is expression:
+            return empty_results(replacement)  # type: ignore[return-value]
+        node.replace(replacement)
+    return expression
+
+
+def _operand(node: exp.Expr) -> exp.Expr:
+    while isinstance(node, exp.Subquery) and truthy_args(node) == {"this"}:
+        node = node.this
+    return node
+
+
+def _is_empty(node: exp.Expr) -> bool:
+    return isinstance(node, exp.Select) and is_empty_select(node)
+
+
+def _reads_empty(select: exp.Select) -> bool:
+    """Whether ``select`` reads an empty derived table in its FROM or by an inner join,
+    all its joins being inner or LEFT joins."""
+    from_ = select.args.get("from_")
+    if from_ is None or truthy_args(from_) != {"this"} or select.args.get("laterals"):
+        return False
+    joins = select.args.get("joins") or []
+    if any(not _inner_or_left(join) for join in joins):
+        return False
+    sources = [from_.this, *(j.this for j in joins if outer_join_side(j) is None)]
+    return any(_empty(s) for s in sources)
+
+
+def _inner_or_left(join: exp.Join) -> bool:
+    if truthy_args(join) - {"this", "on", "side", "kind"}:
+        return False
+    return outer_join_side(join) in (None, "LEFT") and (join.args.get("kind") or "").upper() in (
+        "", "INNER", "CROSS", "OUTER"
+    )
