@@ -1017,6 +1017,18 @@ SELECT name FROM customers WHERE 1 = 0;
 SELECT name FROM customers INTERSECT SELECT name FROM customers WHERE FALSE;
 SELECT plan FROM orders, customers WHERE FALSE;
 
+# title: aggregates-over-no-row-are-one-row-of-constants
+# expect: equivalent
+# method: normalized
+SELECT COUNT(*), MIN(amount) FROM orders WHERE 1 = 0;
+SELECT COUNT(o.order_id), MAX(o.amount) FROM orders o, customers c WHERE FALSE AND o.customer_id = c.customer_id;
+
+# title: a-coalesce-of-an-aggregate-over-no-row
+# expect: equivalent
+# method: normalized
+SELECT COALESCE(MAX(amount), 0) FROM orders WHERE FALSE;
+SELECT COALESCE(MIN(o.amount), 0) FROM orders o, customers c WHERE 1 = 2;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1854,3 +1866,15 @@ SELECT name FROM customers WHERE 1 = 0;
 # expect: not_equivalent
 SELECT random() < 0.5 AS r FROM customers EXCEPT ALL SELECT random() < 0.5 AS r FROM customers;
 SELECT plan = 'x' FROM customers WHERE FALSE;
+
+
+# title: a-grouped-aggregate-over-no-row-is-no-row
+# expect: not_equivalent
+SELECT COUNT(*) FROM customers WHERE 1 = 2;
+SELECT COUNT(*) FROM customers WHERE 1 = 2 GROUP BY plan;
+
+
+# title: a-count-over-no-row-is-zero-not-null
+# expect: not_equivalent
+SELECT COUNT(amount) FROM orders WHERE FALSE;
+SELECT SUM(amount) FROM orders WHERE FALSE;

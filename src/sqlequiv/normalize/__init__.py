@@ -78,6 +78,7 @@ from sqlequiv.normalize.distinct_key_semijoin import distinct_key_semijoin
 from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
 from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
 from sqlequiv.normalize.empty_relations import (
+    aggregates_over_nothing,
     constant_exists,
     empty_outer_sides,
     empty_results,
@@ -217,11 +218,13 @@ RULES: tuple[Rule, ...] = (
     constant_order_keys,
     resolve_order_ordinals,
     union_branch_limits,
+    aggregates_over_nothing,
     empty_results,
     # Naming phase: the order of sources, then the names derived from it.
     order_sources,
     canonical_aliases,
     empty_set_operations,  # after the names: operands written alike read alike
+    aggregates_over_nothing,
     empty_results,
     # Text phase: sort whatever is a set, by canonical text.
     orient_comparisons,

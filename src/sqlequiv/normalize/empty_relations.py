@@ -308,3 +308,81 @@ def _inner_or_left(join: exp.Join) -> bool:
     return outer_join_side(join) in (None, "LEFT") and (join.args.get("kind") or "").upper() in (
         "", "INNER", "CROSS", "OUTER"
     )
+
+
+#: Aggregates whose value over no row is NULL (COUNT's is 0).
+_NULL_OVER_NOTHING: tuple[type[exp.Expr], ...] = (exp.Sum, exp.Avg, exp.Min, exp.Max)
+
+
+def aggregates_over_nothing(expression: E) -> E:
+    """Write an aggregate query without GROUP BY over no row as its one row of constants.
+
+    ``SELECT COUNT(*), SUM(t.x) FROM t AS t WHERE FALSE`` returns the one row ``(0,
+    NULL)`` on every database: an aggregate without GROUP BY returns one row even over no
+    row, where ``COUNT`` is 0 and ``SUM``, ``AVG``, ``MIN`` and ``MAX`` (with or without
+    DISTINCT or a FILTER) are NULL. The query becomes ``SELECT 0, NULL`` (one row, from no
+    table), each constant cast to the type of the aggregate it stands for (an operator or
+    a UNION around it then types alike); a ``COALESCE`` whose first arguments became NULL
+    is its first other argument, cast to the COALESCE's type. Aggregates of unknown type
+    are left alone.
+    Only a query whose every column reference is inside one of those aggregates, with no
+    HAVING, window, QUALIFY, ORDER BY or LIMIT and no other aggregate, is rewritten.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot.optimizer.annotate_types import annotate_types
+        >>> q = "SELECT COALESCE(SUM(t.x), 0), COUNT(*) + 1 FROM t AS t WHERE 1 = 0"
+        >>> tree = annotate_types(sqlglot.parse_one(q), schema={"t": {"x": "INT"}})
+        >>> aggregates_over_nothing(tree).sql()
+        'SELECT CAST(0 AS BIGINT), CAST(0 AS BIGINT) + 1'
+    """
+    for select in reversed(list(expression.find_all(exp.Select))):
+        if truthy_args(select) - {"expressions", "from_", "joins", "where"}:
+            continue
+        if select.args.get("group") is not None or not _over_nothing(select):
+            continue
+        found = aggregates(select)
+        if not found or any(not isinstance(a, (exp.Count, *_NULL_OVER_NOTHING)) for a in found):
+            continue
+        if any(p.find(exp.Window, exp.Subquery) for p in select.expressions):
+            continue
+        columns = [c for p in select.expressions for c in p.find_all(exp.Column)]
+        if any(c.find_ancestor(exp.AggFunc) is None for c in columns):
+            continue  # (a bare column; DuckDB refuses it anyway)
+        if any(_unknown_type(a) for a in found):
+            continue
+        for aggregate in found:
+            # Of the aggregate's own type: an operator or a UNION around it types alike.
+            value = exp.Literal.number(0) if isinstance(aggregate, exp.Count) else exp.Null()
+            call = aggregate.parent if isinstance(aggregate.parent, exp.Filter) else aggregate
+            call.replace(exp.cast(value, aggregate.type or "UNKNOWN", copy=False))
+        for coalesce in list(select.find_all(exp.Coalesce)):
+            _fold_coalesce(coalesce)
+        for clause in ("from_", "joins", "where"):
+            select.set(clause, None)
+    return expression
+
+
+def _over_nothing(select: exp.Select) -> bool:
+    where = select.args.get("where")
+    return where is not None and any(_false(c) for c in conjuncts(where.this))
+
+
+def _unknown_type(node: exp.Expr) -> bool:
+    return node.type is None or node.type.is_type(exp.DataType.Type.UNKNOWN, exp.DataType.Type.NULL)
+
+
+def _fold_coalesce(coalesce: exp.Coalesce) -> None:
+    """``COALESCE(NULL, x)`` as ``x``, cast to the COALESCE's type."""
+    arguments = [coalesce.this, *coalesce.expressions]
+    while len(arguments) > 1 and _is_null(arguments[0]):
+        arguments.pop(0)
+    if len(arguments) == 1 and coalesce.type is not None and not _unknown_type(coalesce):
+        coalesce.replace(exp.cast(arguments[0], coalesce.type))
+
+
+def _is_null(node: exp.Expr) -> bool:
+    """NULL, or a CAST of NULL."""
+    if isinstance(node, exp.Cast):
+        node = node.this
+    return isinstance(node, exp.Null)
