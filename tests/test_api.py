@@ -303,8 +303,10 @@ def test_on_sqlite_queries_in_the_shared_fragment_get_bounded_evidence() -> None
     )
     v = check(
         "SELECT name FROM c WHERE NOT EXISTS (SELECT 1 FROM k WHERE k.c = c.id)",
-        # (With ``WHERE c IS NOT NULL`` instead of the join the normalizer proves it.)
-        "SELECT name FROM c WHERE id NOT IN (SELECT k.c FROM k JOIN c AS p ON p.id = k.c)",
+        # (Without the WHERE, which says again what the ON says, the normalizer proves it:
+        # the join to the parent keeps the rows whose ``k.c`` is not NULL.)
+        "SELECT name FROM c WHERE id NOT IN "
+        "(SELECT k.c FROM k JOIN c AS p ON p.id = k.c WHERE p.id = k.c)",
         ddl,
         dialect="sqlite",
     )

@@ -11,7 +11,6 @@ import dataclasses
 
 from sqlglot import exp
 
-from sqlequiv.compare.rows import order_keys_of
 from sqlequiv.errors import QueryFailed
 from sqlequiv.evidence import ProofEvidence
 from sqlequiv.execute.opaque import opaque_sqlite
@@ -37,8 +36,8 @@ def normalized(pair: Pair) -> Verdict | None:
         if not (pair.candidate.fully_qualified and pair.reference.fully_qualified):
             return None  # no proof rests on a tree sqlglot could not resolve
         queries = [(q, _prepared(q)) for q in (pair.candidate, pair.reference)]
-        if not _order_checked(pair):
-            queries = [(q, _unordered(tree)) for q, tree in queries]
+        if not _sorted(queries[1][1]):
+            queries[0] = (queries[0][0], _unordered(queries[0][1]))
         for extended in REWRITE_VARIANTS:
             forms = [_canonical(q, tree, pair, extended) for q, tree in queries]
             if forms[0] is not None and forms[0] == forms[1]:
@@ -110,17 +109,21 @@ def proved(method: str, pair: Pair) -> Verdict:
     return pair.verdict("equivalent", method=method)
 
 
-def _order_checked(pair: Pair) -> bool:
-    """Whether the comparison checks the order of the rows (the reference sorts them by
-    an output column, and the options ask for it)."""
-    return pair.options.check_order and order_keys_of(pair.reference.qualified) is not None
+def _sorted(tree: exp.Expression) -> bool:
+    """Whether ``tree`` has a top-level ORDER BY (around parentheses too)."""
+    while isinstance(tree, exp.Subquery) and tree.args.get("order") is None:
+        tree = tree.this
+    return tree.args.get("order") is not None
 
 
 def _unordered(tree: exp.Expression) -> exp.Expression:
     """``tree`` without its top-level ORDER BY when no LIMIT or OFFSET reads the order.
 
-    Where the order of the rows is not compared, a sort that picks no rows is no part of
-    what the query returns (the symbolic prover ignores it likewise).
+    For a candidate whose reference does not sort, the order of the rows is not
+    compared, and a sort that picks no rows is no part of what the query returns (the
+    symbolic prover ignores it likewise). Where the reference sorts, the candidate keeps
+    its ORDER BY even when the order is not compared: rules such as
+    :mod:`~sqlequiv.normalize.top_rows_limit` read it.
 
     Example:
         >>> import sqlglot
