@@ -1029,6 +1029,18 @@ SELECT COUNT(o.order_id), MAX(o.amount) FROM orders o, customers c WHERE FALSE A
 SELECT COALESCE(MAX(amount), 0) FROM orders WHERE FALSE;
 SELECT COALESCE(MIN(o.amount), 0) FROM orders o, customers c WHERE 1 = 2;
 
+# title: a-column-null-in-every-union-branch-is-null
+# expect: equivalent
+# method: normalized
+SELECT t.n, SUM(t.u) FROM (SELECT name AS n, NULL AS u FROM customers UNION ALL SELECT plan, NULL FROM customers) t GROUP BY t.n;
+SELECT t.n, NULL FROM (SELECT name AS n FROM customers UNION ALL SELECT plan FROM customers) t GROUP BY t.n;
+
+# title: sum-and-avg-of-null-per-group-are-null
+# expect: equivalent
+# method: normalized
+SELECT plan, SUM(NULL), AVG(NULL) FROM customers GROUP BY plan;
+SELECT plan, NULL, NULL FROM customers GROUP BY plan;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1878,3 +1890,21 @@ SELECT COUNT(*) FROM customers WHERE 1 = 2 GROUP BY plan;
 # expect: not_equivalent
 SELECT COUNT(amount) FROM orders WHERE FALSE;
 SELECT SUM(amount) FROM orders WHERE FALSE;
+
+
+# title: a-sum-of-null-without-group-by-is-one-row
+# expect: not_equivalent
+SELECT SUM(NULL) FROM customers;
+SELECT NULL FROM customers;
+
+
+# title: a-column-null-in-one-union-branch-only-is-not-null
+# expect: not_equivalent
+SELECT t.n, SUM(t.u) FROM (SELECT name AS n, NULL AS u FROM customers UNION ALL SELECT plan, customer_id FROM customers) t GROUP BY t.n;
+SELECT t.n, NULL FROM (SELECT name AS n FROM customers UNION ALL SELECT plan FROM customers) t GROUP BY t.n;
+
+
+# title: a-constant-column-on-the-padded-side-of-a-left-join-is-null-there
+# expect: not_equivalent
+SELECT c.name, s.one FROM customers c LEFT JOIN (SELECT 1 AS one, customer_id FROM orders UNION ALL SELECT 1, customer_id FROM orders) s ON s.customer_id = c.customer_id;
+SELECT c.name, 1 FROM customers c LEFT JOIN (SELECT customer_id FROM orders UNION ALL SELECT customer_id FROM orders) s ON s.customer_id = c.customer_id;

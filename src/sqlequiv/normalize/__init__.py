@@ -186,6 +186,7 @@ RULES: tuple[Rule, ...] = (
     prune_derived_columns,
     collapse_identity_selects,
     constant_aggregates,
+    prune_derived_columns,  # again: a column read only by an aggregate of NULL is unread now
     having_to_where,
     intersect_same_table,
     except_keyed_rows,
