@@ -1908,3 +1908,9 @@ SELECT t.n, NULL FROM (SELECT name AS n FROM customers UNION ALL SELECT plan FRO
 # expect: not_equivalent
 SELECT c.name, s.one FROM customers c LEFT JOIN (SELECT 1 AS one, customer_id FROM orders UNION ALL SELECT 1, customer_id FROM orders) s ON s.customer_id = c.customer_id;
 SELECT c.name, 1 FROM customers c LEFT JOIN (SELECT customer_id FROM orders UNION ALL SELECT customer_id FROM orders) s ON s.customer_id = c.customer_id;
+
+
+# title: an-except-all-of-a-limited-query-and-itself-may-keep-rows
+# expect: not_equivalent
+SELECT name FROM (SELECT name FROM customers LIMIT 1) a EXCEPT ALL SELECT name FROM (SELECT name FROM customers LIMIT 1) b;
+SELECT name FROM customers WHERE 1 = 0;

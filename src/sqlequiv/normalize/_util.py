@@ -219,6 +219,32 @@ def is_deterministic(node: exp.Expr) -> bool:
     return not any(isinstance(sub, exp.Window | exp.Query) for sub in node.walk())
 
 
+#: Aggregates whose value does not depend on the order they read rows in.
+_ORDER_INSENSITIVE_AGGREGATES: tuple[type[exp.Expr], ...] = (
+    exp.Count,
+    exp.Sum,
+    exp.Avg,
+    exp.Min,
+    exp.Max,
+)
+
+
+def reproducible(body: exp.Expr) -> bool:
+    """Whether ``body`` returns the same rows each time it runs on the same database: no
+    volatile call, no LIMIT/OFFSET/FETCH or window (tied rows), no sample, no aggregate
+    that depends on the order of its rows, no DISTINCT ON."""
+    if is_volatile(body) or contains(
+        body, exp.Limit, exp.Offset, exp.Fetch, exp.Window, exp.TableSample
+    ):
+        return False
+    for node in body.walk():
+        if isinstance(node, exp.AggFunc) and not isinstance(node, _ORDER_INSENSITIVE_AGGREGATES):
+            return False
+        if isinstance(node, exp.Distinct) and node.args.get("on"):
+            return False
+    return True
+
+
 def is_inside(node: exp.Expr, ancestor: exp.Expr) -> bool:
     """Whether ``ancestor`` is a proper ancestor of ``node``."""
     parent = node.parent

@@ -35,9 +35,9 @@ from sqlequiv.normalize._util import (
     own_columns,
     plain_group,
     remove_source,
+    reproducible,
     truthy_args,
 )
-from sqlequiv.policy import varies_between_runs
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -246,8 +246,9 @@ def empty_set_operations(expression: E) -> E:
       sense above, unless it aggregates without a GROUP BY);
     - ``e EXCEPT [ALL] x`` and ``e INTERSECT [ALL] x`` with an empty ``e``, and
       ``x INTERSECT [ALL] e``, return no row; so does ``q EXCEPT [ALL] q``, for two
-      operands written alike that call nothing that varies between runs (each row of the
-      one is matched by the same row of the other).
+      operands written alike that return the same rows each time they run (no volatile
+      call, LIMIT, window or order-dependent aggregate: ``_util.reproducible``), so that
+      each row of the one is matched by the same row of the other.
 
     The empty result keeps the left operand's column names (a set operation takes its
     names from its first operand), but for the whole query (see :func:`empty_results`).
@@ -268,7 +269,7 @@ def empty_set_operations(expression: E) -> E:
         left, right = _operand(node.this), _operand(node.expression)
         empty = _is_empty(left) or (isinstance(node, exp.Intersect) and _is_empty(right))
         if isinstance(node, exp.Except) and not empty:
-            empty = left.sql() == right.sql() and not varies_between_runs(left)
+            empty = left.sql() == right.sql() and reproducible(left)
         names = output_names(left)
         if not empty or names is None or any(not name for name in names):
             continue

@@ -79,6 +79,15 @@ def _wrap_set_operands(node: exp.SetOperation) -> None:
             wrapper = exp.Subquery()
             operand.replace(wrapper)
             wrapper.set("this", operand)
+    # ``(SELECT ... LIMIT 1) EXCEPT ...``: an operand's own ORDER BY or LIMIT is written
+    # in parentheses, which read back as a parenthesised query.
+    for operand in (node.this, node.args.get("expression")):
+        if isinstance(operand, exp.Select) and any(
+            operand.args.get(k) for k in ("order", "limit", "offset")
+        ):
+            wrapper = exp.Subquery()
+            operand.replace(wrapper)
+            wrapper.set("this", operand)
 
 
 def _binds_tighter(child: exp.Expr, parent: exp.Expr) -> bool:

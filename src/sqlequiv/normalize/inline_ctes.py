@@ -22,20 +22,9 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, is_inside, truthy_args
-from sqlequiv.policy import is_volatile
+from sqlequiv.normalize._util import is_inside, reproducible, truthy_args
 
 E = TypeVar("E", bound=exp.Expr)
-
-# Aggregates whose value does not depend on the order rows arrive in.
-_ORDER_INSENSITIVE_AGGREGATES: tuple[type[exp.Expr], ...] = (
-    exp.Count,
-    exp.Sum,
-    exp.Avg,
-    exp.Min,
-    exp.Max,
-)
-
 
 def inline_ctes(expression: E, *, copies: bool = True) -> E:
     """Inline single-reference CTEs as derived tables and drop unused ones; with
@@ -96,7 +85,7 @@ def inline_ctes(expression: E, *, copies: bool = True) -> E:
             or not isinstance(table.parent, exp.From | exp.Join)
         ):
             continue
-        if not _deterministic_body(cte.this) and not _evaluated_once(table):
+        if not reproducible(cte.this) and not _evaluated_once(table):
             continue
         alias_name = table.alias or table.name
         body = cte.this
@@ -125,7 +114,7 @@ def _inline_copies(cte: exp.CTE, refs: list[exp.Table]) -> None:
     relation (the same bag of rows) each time. Left alone when a reference is not a plain
     ``name [AS alias]`` in a FROM or JOIN, or the copies would be too many or too big."""
     body = cte.this
-    if len(refs) > _MAX_COPIES or not _deterministic_body(body):
+    if len(refs) > _MAX_COPIES or not reproducible(body):
         return
     size = sum(1 for _ in body.walk())
     if size > _MAX_COPIED_NODES or size * len(refs) > max(_MAX_ALL_COPIES, 4 * size):
@@ -155,19 +144,6 @@ def _references(node: exp.Expr, name: str) -> list[exp.Table]:
         for table in node.find_all(exp.Table)
         if table.name.lower() == name and not table.args.get("db")
     ]
-
-
-def _deterministic_body(body: exp.Expr) -> bool:
-    if is_volatile(body) or contains(
-        body, exp.Limit, exp.Offset, exp.Fetch, exp.Window, exp.TableSample
-    ):
-        return False
-    for node in body.walk():
-        if isinstance(node, exp.AggFunc) and not isinstance(node, _ORDER_INSENSITIVE_AGGREGATES):
-            return False
-        if isinstance(node, exp.Distinct) and node.args.get("on"):
-            return False
-    return True
 
 
 def _evaluated_once(table: exp.Table) -> bool:
