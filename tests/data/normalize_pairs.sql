@@ -1914,3 +1914,9 @@ SELECT c.name, 1 FROM customers c LEFT JOIN (SELECT customer_id FROM orders UNIO
 # expect: not_equivalent
 SELECT name FROM (SELECT name FROM customers LIMIT 1) a EXCEPT ALL SELECT name FROM (SELECT name FROM customers LIMIT 1) b;
 SELECT name FROM customers WHERE 1 = 0;
+
+
+# title: a-one-row-arbitrary-pick-read-twice-is-not-two-picks
+# expect: not_equivalent
+SELECT c.name, t.v, t.v FROM customers c, (SELECT ANY_VALUE(name) AS v FROM customers) t;
+SELECT c.name, (SELECT ANY_VALUE(name) FROM customers), (SELECT ANY_VALUE(name) FROM customers) FROM customers c;

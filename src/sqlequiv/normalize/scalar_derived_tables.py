@@ -38,7 +38,13 @@ from typing import TypeGuard, TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, is_flat_inner, is_inside, truthy_args
+from sqlequiv.normalize._util import (
+    contains,
+    is_flat_inner,
+    is_inside,
+    reproducible,
+    truthy_args,
+)
 from sqlequiv.policy import varies_between_runs
 
 E = TypeVar("E", bound=exp.Expr)
@@ -216,6 +222,8 @@ def _inline(select: exp.Select, source: exp.Subquery) -> bool:
     ]
     if any(column.name not in computed or column.args.get("db") for column in reads):
         return False
+    if len(reads) > 1 and not reproducible(inner):
+        return False  # each copy runs on its own: an arbitrary pick could differ between them
     for column in reads:
         scalar = inner.copy()
         scalar.set("expressions", [computed[column.name].copy()])

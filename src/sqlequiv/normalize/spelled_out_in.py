@@ -19,7 +19,9 @@ UNKNOWN; FALSE otherwise. The ``x IS NULL`` branch may be missing only where ``x
 column declared NOT NULL that no outer join pads. The three subqueries must read the
 same source (one table or derived table, under any name) with the same conditions, and
 the EXISTS must add exactly ``x = e``, with the ``e`` that is counted: then they are
-``q``'s row count, its non-NULL count and its match test.
+``q``'s row count, its non-NULL count and its match test. They are three queries, so
+``q`` must return the same rows each time (``_util.reproducible``: no LIMIT, window or
+volatile call).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from sqlequiv.normalize._util import (
     is_deterministic,
     outer_join_side,
     plain_group,
+    reproducible,
     reverse_preorder,
     truthy_args,
 )
@@ -102,6 +105,8 @@ def _spelled_in(case: exp.Case, schema: Schema) -> exp.In | None:
     body = _body(rows)
     if body is None or _body(total) != body or _body(counted) != body:
         return None
+    if not reproducible(rows):
+        return None  # the three subqueries must read the same rows
     element = _counted(counted)
     if element is None:
         return None
@@ -312,7 +317,7 @@ def _not_in_filter(
     if join is None or outer_join_side(join) != "LEFT" or not isinstance(join.this, exp.Subquery):
         return None
     counts = _per_key_counts(join.this)
-    if counts is None:
+    if counts is None or not reproducible(join.this):
         return None
     body, projections, keys = counts
     if rows.name not in projections or nonnull.name not in projections:
