@@ -118,3 +118,36 @@ SELECT deptno FROM dept;
 # note: verieql_calcite_318; $f0 is a column of t1, not of the table $cor0 names
 SELECT $cor0.empno FROM emp AS $cor0, LATERAL (SELECT MIN(TRUE) AS $f0 FROM dept WHERE $cor0.deptno = deptno) AS t1 WHERE $cor0.$f0 IS NOT NULL;
 SELECT empno FROM emp WHERE deptno IN (SELECT deptno FROM dept);
+
+# title: Calcite's SINGLE_VALUE derived table is the scalar subquery it decorrelates
+# expect: equivalent
+# method: normalized
+# note: sqlsolver_calcite_205; a one-row derived table LEFT JOINed ON TRUE is a cross join
+SELECT e.empno, (SELECT e2.deptno FROM emp e2 WHERE e2.empno < 20) AS d FROM emp e;
+SELECT e.empno, t.$f0 AS d FROM emp e LEFT JOIN (SELECT SINGLE_VALUE(e2.deptno) AS $f0 FROM emp e2 WHERE e2.empno < 20) AS t ON TRUE;
+
+# title: Calcite's spelled-out IN over a nullable probe is the IN
+# expect: equivalent
+# method: normalized
+# note: sqlsolver_calcite_207; counts c and ck, a match flag i, and the three-valued CASE
+SELECT empno, deptno IN (SELECT d.deptno FROM dept d WHERE d.loc = 'x') FROM emp;
+SELECT e.empno, CASE WHEN t.c = 0 THEN FALSE WHEN e.deptno IS NULL THEN NULL WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM emp e CROSS JOIN (SELECT COUNT(*) AS c, COUNT(d.deptno) AS ck FROM dept d WHERE d.loc = 'x') AS t LEFT JOIN (SELECT d.deptno AS k, TRUE AS i FROM dept d WHERE d.loc = 'x' GROUP BY d.deptno, TRUE) AS u ON e.deptno = u.k;
+
+# title: the spelled-out IN without its NULL branch is not the IN over a nullable probe
+# expect: not_equivalent
+# note: an employee without a department: the IN is NULL when some department is in 'x', the CASE says FALSE
+SELECT empno, deptno IN (SELECT d.deptno FROM dept d WHERE d.loc = 'x') FROM emp;
+SELECT e.empno, CASE WHEN t.c = 0 THEN FALSE WHEN u.i IS NOT NULL THEN TRUE WHEN t.ck < t.c THEN NULL ELSE FALSE END FROM emp e CROSS JOIN (SELECT COUNT(*) AS c, COUNT(d.deptno) AS ck FROM dept d WHERE d.loc = 'x') AS t LEFT JOIN (SELECT d.deptno AS k, TRUE AS i FROM dept d WHERE d.loc = 'x' GROUP BY d.deptno, TRUE) AS u ON e.deptno = u.k;
+
+# title: Calcite's INTERSECT by counting branches is the INTERSECT
+# expect: equivalent
+# method: normalized
+# note: sqlsolver_calcite_2; each branch is distinct, so COUNT(*) = 2 keeps the names both return
+SELECT ename FROM emp WHERE deptno = 10 INTERSECT SELECT ename FROM emp WHERE sal > 100;
+SELECT t.ename FROM (SELECT ename, COUNT(*) AS $f1 FROM emp WHERE deptno = 10 GROUP BY ename UNION ALL SELECT ename, COUNT(*) AS $f1 FROM emp WHERE sal > 100 GROUP BY ename) AS t GROUP BY t.ename HAVING COUNT(*) = 2;
+
+# title: counting rows of branches that repeat is not their INTERSECT
+# expect: not_equivalent
+# note: two employees named alike in department 10 make a count of 2 from one branch
+SELECT ename FROM emp WHERE deptno = 10 INTERSECT SELECT ename FROM emp WHERE sal > 100;
+SELECT t.ename FROM (SELECT ename FROM emp WHERE deptno = 10 UNION ALL SELECT ename FROM emp WHERE sal > 100) AS t GROUP BY t.ename HAVING COUNT(*) = 2;
