@@ -1041,6 +1041,18 @@ SELECT t.n, NULL FROM (SELECT name AS n FROM customers UNION ALL SELECT plan FRO
 SELECT plan, SUM(NULL), AVG(NULL) FROM customers GROUP BY plan;
 SELECT plan, NULL, NULL FROM customers GROUP BY plan;
 
+# title: a-scalar-subquery-looking-a-column-up-by-a-key-is-a-left-join
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, (SELECT c.name FROM customers c WHERE c.customer_id = o.customer_id) AS n FROM orders o;
+SELECT o.order_id, c.name FROM orders o LEFT JOIN customers c ON c.customer_id = o.customer_id;
+
+# title: a-projected-single-value-subquery-keeps-its-name
+# expect: equivalent
+# method: normalized
+SELECT t.v FROM (SELECT c.customer_id, (SELECT CASE WHEN COUNT(*) > 1 THEN ERROR('two') ELSE MIN(o.amount) END FROM orders o WHERE o.order_id = 1) AS v FROM customers c) t;
+SELECT t.v FROM (SELECT c.customer_id, (SELECT o.amount FROM orders o WHERE o.order_id = 1) AS v FROM customers c) t;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1920,3 +1932,9 @@ SELECT name FROM customers WHERE 1 = 0;
 # expect: not_equivalent
 SELECT c.name, t.v, t.v FROM customers c, (SELECT ANY_VALUE(name) AS v FROM customers) t;
 SELECT c.name, (SELECT ANY_VALUE(name) FROM customers), (SELECT ANY_VALUE(name) FROM customers) FROM customers c;
+
+
+# title: a-key-lookup-of-an-expression-is-not-the-expression-on-a-padded-row
+# expect: not_equivalent
+SELECT o.order_id, (SELECT COALESCE(c.name, 'none') FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o;
+SELECT o.order_id, COALESCE(c.name, 'none') FROM orders o LEFT JOIN customers c ON c.customer_id = o.customer_id;

@@ -98,6 +98,7 @@ from sqlequiv.normalize.in_to_exists import in_to_exists
 from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
+from sqlequiv.normalize.key_lookups import key_lookups
 from sqlequiv.normalize.left_join_semijoin import left_join_semijoin
 from sqlequiv.normalize.left_join_to_scalar import left_join_to_scalar
 from sqlequiv.normalize.lift_grouped_join import lift_grouped_join
@@ -181,6 +182,7 @@ RULES: tuple[Rule, ...] = (
     count_distinct_rows,
     scalar_derived_tables,
     single_value_subqueries,
+    key_lookups,  # after the subqueries the two above leave
     spelled_out_in,
     spelled_out_not_in,
     prune_derived_columns,
@@ -248,6 +250,7 @@ REWRITE_VARIANTS = (False, True)
 #: The rules that only run in the extended form (see :func:`canonical_form`).
 _EXTENDED_ONLY = (
     foreign_key_joins,
+    key_lookups,
     prune_derived_columns,
     single_row_groups,
     merge_aggregates,
@@ -283,6 +286,8 @@ def canonical_form(
         limits: the size budget; a larger query is not normalized.
         extended: whether the rewrites that reshape a query most run too:
             :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant),
+            :mod:`.key_lookups` (a scalar subquery looking a column up by a key, as a
+            LEFT JOIN),
             :mod:`.single_row_groups` (drops a GROUP BY by a key),
             :mod:`.merge_aggregates` (an aggregate of aggregates),
             :mod:`.lift_grouped_join` and :mod:`.lift_left_join` (aggregates pushed

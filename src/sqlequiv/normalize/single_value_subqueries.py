@@ -69,7 +69,7 @@ def _single_value(subquery: exp.Subquery) -> exp.Expr | None:
     query = subquery.this
     if not isinstance(query, exp.Select) or isinstance(subquery.parent, _NOT_SCALAR):
         return None
-    if subquery.args.get("alias") or truthy_args(query) - _PLAIN or not query.args.get("from_"):
+    if truthy_args(query) - _PLAIN or not query.args.get("from_"):
         return None
     if len(query.expressions) != 1:
         return None
