@@ -403,3 +403,11 @@ WHERE o.customer_id IN (SELECT customer_id FROM customers WHERE plan = 'enterpri
   AND o.amount IS NOT NULL
   AND o.amount NOT IN (SELECT f.amount FROM orders f JOIN customers fc ON fc.customer_id = f.customer_id
                        WHERE fc.plan = 'free' AND f.amount IS NOT NULL);
+
+# title: each customer's largest order by a correlated subquery and by GROUP BY
+# expect: equivalent
+# method: normalized
+# note: customer_id is NOT NULL: DISTINCT keeps one row per customer, the subquery aggregates its group
+SELECT DISTINCT o.customer_id, (SELECT MAX(o2.amount) FROM orders o2 WHERE o2.customer_id = o.customer_id) AS top
+FROM orders o;
+SELECT customer_id, MAX(amount) FROM orders GROUP BY customer_id;

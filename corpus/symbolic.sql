@@ -242,3 +242,10 @@ WHERE placed_at >= TIMESTAMP '2025-12-01' AND placed_at <= TIMESTAMP '2026-01-01
 SELECT m, COUNT(*) AS n FROM (SELECT month(placed_at) AS m FROM orders WHERE year(placed_at) = 2026) AS t GROUP BY m;
 SELECT month(placed_at) AS m, COUNT(*) AS n FROM orders
 WHERE placed_at >= TIMESTAMP '2026-01-01' AND placed_at < TIMESTAMP '2027-01-01' GROUP BY month(placed_at);
+
+# title: each order's customer name by a key lookup and by a join
+# expect: equivalent
+# method: symbolic
+# note: the normalizer makes the key lookup a LEFT JOIN; the prover, with the NOT NULL foreign key, an inner one
+SELECT o.order_id, (SELECT c.name FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o;
+SELECT o.order_id, c.name FROM orders o JOIN customers c ON c.customer_id = o.customer_id;

@@ -1938,3 +1938,15 @@ SELECT c.name, (SELECT ANY_VALUE(name) FROM customers), (SELECT ANY_VALUE(name) 
 # expect: not_equivalent
 SELECT o.order_id, (SELECT COALESCE(c.name, 'none') FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o;
 SELECT o.order_id, COALESCE(c.name, 'none') FROM orders o LEFT JOIN customers c ON c.customer_id = o.customer_id;
+
+
+# title: distinct-nullable-keys-with-correlated-aggregates-are-no-group-by
+# expect: not_equivalent
+SELECT DISTINCT o.customer_id, (SELECT MAX(p.amount) FROM orders p WHERE p.customer_id = o.customer_id) FROM orders o;
+SELECT customer_id, MAX(amount) FROM orders GROUP BY customer_id;
+
+
+# title: distinct-keys-with-an-aggregate-over-another-filter-are-no-group-by
+# expect: not_equivalent
+SELECT DISTINCT c.plan, (SELECT COUNT(*) FROM customers d WHERE d.plan = c.plan AND d.name > 'a') FROM customers c WHERE c.plan IS NOT NULL;
+SELECT plan, COUNT(*) FROM customers WHERE plan IS NOT NULL GROUP BY plan;

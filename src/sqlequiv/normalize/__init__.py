@@ -74,6 +74,7 @@ from sqlequiv.normalize.count_star import count_star
 from sqlequiv.normalize.counted_intersect import counted_intersect
 from sqlequiv.normalize.distinct_group_by import distinct_group_by
 from sqlequiv.normalize.distinct_join_to_exists import distinct_join_to_exists
+from sqlequiv.normalize.distinct_key_aggregates import distinct_key_aggregates
 from sqlequiv.normalize.distinct_key_semijoin import distinct_key_semijoin
 from sqlequiv.normalize.drop_key_count_distinct import drop_key_count_distinct
 from sqlequiv.normalize.drop_key_distinct import drop_key_distinct
@@ -183,6 +184,7 @@ RULES: tuple[Rule, ...] = (
     scalar_derived_tables,
     single_value_subqueries,
     key_lookups,  # after the subqueries the two above leave
+    distinct_key_aggregates,
     spelled_out_in,
     spelled_out_not_in,
     prune_derived_columns,
@@ -251,6 +253,7 @@ REWRITE_VARIANTS = (False, True)
 _EXTENDED_ONLY = (
     foreign_key_joins,
     key_lookups,
+    distinct_key_aggregates,
     prune_derived_columns,
     single_row_groups,
     merge_aggregates,
@@ -287,7 +290,8 @@ def canonical_form(
         extended: whether the rewrites that reshape a query most run too:
             :mod:`.foreign_key_joins` (drops the joins a foreign key makes redundant),
             :mod:`.key_lookups` (a scalar subquery looking a column up by a key, as a
-            LEFT JOIN),
+            LEFT JOIN), :mod:`.distinct_key_aggregates` (distinct keys with correlated
+            per-key aggregates, as a GROUP BY),
             :mod:`.single_row_groups` (drops a GROUP BY by a key),
             :mod:`.merge_aggregates` (an aggregate of aggregates),
             :mod:`.lift_grouped_join` and :mod:`.lift_left_join` (aggregates pushed
