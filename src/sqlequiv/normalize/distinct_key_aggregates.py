@@ -121,7 +121,7 @@ def _per_key(
     columns = list(value.find_all(exp.Column))
     if any(c.table != inner or c.find_ancestor(exp.AggFunc) is None for c in columns):
         return None  # an outer column, or one outside an aggregate
-    moved = value.copy()
+    moved: exp.Expr = value.copy()
     for column in moved.find_all(exp.Column):
         column.set("table", exp.to_identifier(outer))
     return moved
