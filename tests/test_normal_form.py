@@ -7,7 +7,12 @@ missing — gets a counterexample that DuckDB re-executed. Real z3, real DuckDB.
 
 from __future__ import annotations
 
+import math
+import sqlite3
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sqlequiv import Options, check
 from sqlequiv.pipeline import REFUTING_STAGES
@@ -510,3 +515,49 @@ def test_a_sort_stays_where_the_order_is_compared_or_a_limit_reads_it() -> None:
     # Under a LIMIT, the sort picks the rows: the near miss is refuted.
     first, last = "SELECT id FROM events ORDER BY id", "SELECT id FROM events ORDER BY id DESC"
     assert check(f"{first} LIMIT 1", f"{last} LIMIT 1", DATES).verdict == "not_equivalent"
+
+
+MATCHES = "CREATE TABLE match (id INTEGER PRIMARY KEY, home INTEGER, away INTEGER)"
+
+
+def test_in_sqlite_a_product_with_one_point_zero_is_a_cast_to_real() -> None:
+    verdict = check(
+        "SELECT home * 1.0 / away FROM match WHERE away > 0",
+        "SELECT CAST(home AS REAL) / away FROM match WHERE away > 0",
+        MATCHES, "sqlite",
+    )  # fmt: skip
+    assert (verdict.verdict, verdict.method) == ("equivalent", "normalized")
+
+
+def test_in_duckdb_a_product_with_one_point_zero_stays_a_decimal() -> None:
+    # 1.0 is a DECIMAL there: x * 1.0 is exact where a DOUBLE rounds (past 2**53), so the
+    # canonical forms must not meet (the comparison's tolerance hides the last digit).
+    verdict = check(
+        "SELECT home * 1.0 / away FROM match WHERE away > 0",
+        "SELECT CAST(home AS DOUBLE) / away FROM match WHERE away > 0",
+        MATCHES,
+    )
+    assert verdict.method != "normalized"
+
+
+#: Values SQLite may hold in an INTEGER column (its affinity keeps what does not convert).
+_SQLITE_VALUES = st.one_of(
+    st.none(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=False),
+    st.text(alphabet="0123456789.-+eEx abc", max_size=12),
+    st.binary(max_size=6),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_SQLITE_VALUES)
+def test_sqlite_computes_a_product_with_one_point_zero_as_a_cast_to_real(value: object) -> None:
+    """The rule of ``_sqlite_real_products``, against SQLite itself, for any stored value."""
+    connection = sqlite3.connect(":memory:")
+    connection.execute("CREATE TABLE t (x INTEGER)")
+    connection.execute("INSERT INTO t VALUES (?)", (value,))
+    product, cast = connection.execute("SELECT x * 1.0, CAST(x AS REAL) FROM t").fetchone()
+    assert type(product) is type(cast)
+    assert product == cast or (math.isnan(product) and math.isnan(cast))
+
