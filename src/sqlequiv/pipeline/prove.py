@@ -217,7 +217,11 @@ def _sqlite_real_products(tree: exp.Expression) -> exp.Expression:
     """
 
     def operand(product: exp.Mul) -> exp.Expr | None:
-        for one, other in ((product.expression, product.this), (product.this, product.expression)):
+        sides: tuple[tuple[exp.Expr, exp.Expr], ...] = (
+            (product.expression, product.this),
+            (product.this, product.expression),
+        )
+        for one, other in sides:
             if isinstance(one, exp.Literal) and not one.is_string and _real_one(one.name):
                 return other
         return None
