@@ -550,14 +550,48 @@ _SQLITE_VALUES = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
-@given(value=_SQLITE_VALUES)
-def test_sqlite_computes_a_product_with_one_point_zero_as_a_cast_to_real(value: object) -> None:
-    """The rule of ``_sqlite_real_products``, against SQLite itself, for any stored value."""
+def _same_in_sqlite(value: object, left: str, right: str) -> None:
+    """``left`` and ``right`` (expressions of a column ``x`` holding ``value``) give SQLite's
+    very same value, of the same storage class."""
     connection = sqlite3.connect(":memory:")
     connection.execute("CREATE TABLE t (x INTEGER)")
     connection.execute("INSERT INTO t VALUES (?)", (value,))
-    product, cast = connection.execute("SELECT x * 1.0, CAST(x AS REAL) FROM t").fetchone()
-    assert type(product) is type(cast)
-    assert product == cast or (math.isnan(product) and math.isnan(cast))
+    one, other = connection.execute(f"SELECT {left}, {right} FROM t").fetchone()
+    assert type(one) is type(other), (left, right, value)
+    assert one == other or (math.isnan(one) and math.isnan(other)), (left, right, value)
+
+
+_REAL_LITERALS = st.floats(min_value=0, allow_nan=False, allow_infinity=False).map(repr)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_SQLITE_VALUES, real=_REAL_LITERALS, integer=st.integers(0, 2**53))
+def test_sqlite_computes_real_arithmetic_as_the_fold_writes_it(
+    value: object, real: str, integer: int
+) -> None:
+    """Each rule of ``normalize.sqlite_reals``, against SQLite itself, on any stored value."""
+    _same_in_sqlite(value, "x * 1.0", "CAST(x AS REAL)")
+    _same_in_sqlite(value, "1.0 * x", "CAST(x AS REAL)")
+    _same_in_sqlite(value, f"x * {real}", f"CAST(x AS REAL) * {real}")
+    _same_in_sqlite(value, f"{real} * x", f"CAST(x AS REAL) * {real}")
+    real_x = "CAST(x AS REAL)"
+    for op in ("*", "/", "+", "-"):
+        _same_in_sqlite(value, f"{real_x} {op} {integer}", f"{real_x} {op} {integer}.0")
+        _same_in_sqlite(value, f"{integer} {op} {real_x}", f"{integer}.0 {op} {real_x}")
+
+
+def test_in_sqlite_the_spellings_of_a_percentage_meet() -> None:
+    share = "SUM(CASE WHEN away > home THEN 1 ELSE 0 END)"
+    spellings = [
+        f"SELECT CAST({share} AS REAL) * 100 / COUNT(*) FROM match",
+        f"SELECT 100.0 * {share} / COUNT(*) FROM match",
+        f"SELECT {share} * 100.0 / COUNT(*) FROM match",
+        f"SELECT {share} * 1.0 * 100 / COUNT(*) FROM match",
+    ]
+    for spelling in spellings[1:]:
+        verdict = check(spelling, spellings[0], MATCHES, "sqlite")
+        assert (verdict.verdict, verdict.method) == ("equivalent", "normalized"), spelling
+    # An integer division is another number: 100 * share / COUNT(*) truncates.
+    verdict = check(f"SELECT 100 * {share} / COUNT(*) FROM match", spellings[0], MATCHES, "sqlite")
+    assert verdict.verdict == "not_equivalent"
 

@@ -25,6 +25,8 @@ from sqlequiv.normalize.identity_casts import (
     is_compared_date,
     is_identity_cast,
 )
+from sqlequiv.normalize.sqlite_reals import changes as sqlite_reals_change
+from sqlequiv.normalize.sqlite_reals import sqlite_reals
 from sqlequiv.pipeline.failures import LAYER_FAILURES, execution_error
 from sqlequiv.pipeline.pair import Pair
 from sqlequiv.verdict import Verdict
@@ -194,57 +196,12 @@ def _decimal_operand(node: exp.Expr) -> bool:
 
 
 def _sqlite_folds(tree: exp.Expression) -> exp.Expression:
-    """``tree`` with what holds for SQLite: :func:`_sqlite_like_patterns` and
-    :func:`_sqlite_real_products`."""
-    return _sqlite_real_products(_sqlite_like_patterns(tree))
-
-
-def _sqlite_real_products(tree: exp.Expression) -> exp.Expression:
-    """``tree`` with ``x * 1.0`` (or ``1.0 * x``) written ``CAST(x AS REAL)``.
-
-    In SQLite ``1.0`` is a REAL, and an arithmetic operator first converts a text or blob
-    operand as ``CAST(x AS NUMERIC)`` does and an integer one to a REAL when the other is
-    a REAL: the product is ``x`` as a REAL, which is what ``CAST(x AS REAL)`` computes (a
-    text's numeric prefix, 0.0 for none; NULL for NULL). Text-to-SQL answers write
-    both to make a division real. Not in DuckDB or PostgreSQL, where ``1.0`` is a DECIMAL
-    and REAL a 4-byte float. ``tree`` itself where no product changes.
-
-    Example:
-        >>> import sqlglot
-        >>> tree = sqlglot.parse_one("SELECT a * 1.0 / b FROM t", read="sqlite")
-        >>> _sqlite_real_products(tree).sql("sqlite")
-        'SELECT CAST(a AS REAL) / b FROM t'
-    """
-
-    def operand(product: exp.Mul) -> exp.Expr | None:
-        sides: tuple[tuple[exp.Expr, exp.Expr], ...] = (
-            (product.expression, product.this),
-            (product.this, product.expression),
-        )
-        for one, other in sides:
-            if isinstance(one, exp.Literal) and not one.is_string and _real_one(one.name):
-                return other
-        return None
-
-    if not any(operand(m) is not None for m in tree.find_all(exp.Mul)):
+    """``tree`` with what holds for SQLite: :func:`_sqlite_like_patterns`, and its REAL
+    arithmetic written one way (:mod:`~sqlequiv.normalize.sqlite_reals`)."""
+    tree = _sqlite_like_patterns(tree)
+    if not sqlite_reals_change(tree):
         return tree
-    tree = tree.copy()
-    for product in list(tree.find_all(exp.Mul)):
-        other = operand(product)
-        if other is not None:
-            # SQLite's REAL, as sqlglot reads it there (a DOUBLE).
-            product.replace(exp.cast(other.copy(), exp.DataType.build("REAL", dialect="sqlite")))
-    return tree
-
-
-def _real_one(text: str) -> bool:
-    """Whether a numeric literal is SQLite's REAL 1.0 (a decimal point or an exponent)."""
-    if "." not in text and "e" not in text.lower():
-        return False  # an INTEGER: x * 1 keeps an integer x an integer
-    try:
-        return float(text) == 1.0
-    except ValueError:
-        return False
+    return sqlite_reals(tree.copy())
 
 
 def _sqlite_like_patterns(tree: exp.Expression) -> exp.Expression:
