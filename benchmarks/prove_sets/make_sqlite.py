@@ -186,6 +186,19 @@ PAIRS = [
      "WHERE LENGTH(p.name) > 5 GROUP BY t.id, t.name",
      "SELECT t.name, MAX(p.height) FROM player p JOIN team t ON t.id = CAST(p.team_id AS INTEGER) "
      "WHERE LENGTH(p.name) > 5 GROUP BY t.name, t.id"),
+    ("percentage-real-literal-first", "equivalent",
+     "SELECT 100.0 * SUM(CASE WHEN position = 'F' THEN 1 ELSE 0 END) / COUNT(*) FROM player",
+     "SELECT CAST(SUM(CASE WHEN position = 'F' THEN 1 ELSE 0 END) AS REAL) * 100 / COUNT(*) "
+     "FROM player"),
+    ("percentage-real-literal-last", "equivalent",
+     "SELECT SUM(IIF(home_goals > away_goals, 1, 0)) * 100.0 / COUNT(*) FROM match",
+     "SELECT CAST(SUM(IIF(home_goals > away_goals, 1, 0)) AS REAL) * 100 / COUNT(*) FROM match"),
+    ("percentage-integer-division-miss", "not_equivalent",
+     "SELECT 100 * SUM(IIF(home_goals > away_goals, 1, 0)) / COUNT(*) FROM match",
+     "SELECT CAST(SUM(IIF(home_goals > away_goals, 1, 0)) AS REAL) * 100 / COUNT(*) FROM match"),
+    ("half-height-real-spellings", "equivalent",
+     "SELECT name, height * 1.0 / 2 FROM player",
+     "SELECT name, CAST(height AS REAL) / 2.0 FROM player"),
 ]
 
 
