@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sqlequiv import Options, check
-from sqlequiv.pipeline import REFUTING_STAGES
+from sqlequiv.pipeline import PROVING_STAGES, REFUTING_STAGES
 
 SCHEMA = """
 CREATE TABLE dept (
@@ -594,4 +594,34 @@ def test_in_sqlite_the_spellings_of_a_percentage_meet() -> None:
     # An integer division is another number: 100 * share / COUNT(*) truncates.
     verdict = check(f"SELECT 100 * {share} / COUNT(*) FROM match", spellings[0], MATCHES, "sqlite")
     assert verdict.verdict == "not_equivalent"
+
+
+def test_a_case_with_a_true_first_condition_is_its_column_in_duckdb() -> None:
+    verdict = check(
+        "SELECT id FROM match WHERE CASE WHEN TRUE THEN home ELSE NULL END > 2",
+        "SELECT id FROM match WHERE home > 2",
+        MATCHES,
+    )
+    assert (verdict.verdict, verdict.method) == ("equivalent", "normalized")
+
+
+def test_in_sqlite_a_case_has_no_affinity_where_its_column_has_one() -> None:
+    # home = '1' converts the text to the column's INTEGER affinity; the CASE does not.
+    pair = (
+        "SELECT id FROM match WHERE CASE WHEN TRUE THEN home ELSE NULL END = '1'",
+        "SELECT id FROM match WHERE home = '1'",
+    )
+    assert check(*pair, MATCHES, "sqlite").verdict == "not_equivalent"
+    # ... and no proving stage says otherwise (the search above runs first).
+    assert check(*pair, MATCHES, "sqlite", stages=PROVING_STAGES).verdict != "equivalent"
+
+
+def test_in_sqlite_a_product_by_one_point_zero_has_no_affinity() -> None:
+    # CAST(home AS REAL) = '1' converts the text to a REAL; home * 1.0 = '1' does not.
+    pair = (
+        "SELECT id FROM match WHERE home * 1.0 = '1'",
+        "SELECT id FROM match WHERE CAST(home AS REAL) = '1'",
+    )
+    assert check(*pair, MATCHES, "sqlite").verdict == "not_equivalent"
+    assert check(*pair, MATCHES, "sqlite", stages=PROVING_STAGES).verdict != "equivalent"
 

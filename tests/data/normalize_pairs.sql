@@ -930,8 +930,8 @@ SELECT name FROM customers WHERE customer_id < (SELECT customer_id FROM orders W
 # title: a-when-true-branch-is-the-case
 # expect: equivalent
 # method: normalized
-SELECT CASE WHEN TRUE THEN amount ELSE NULL END FROM orders;
-SELECT amount FROM orders;
+SELECT CASE WHEN TRUE THEN amount + 1 ELSE NULL END FROM orders;
+SELECT amount + 1 FROM orders;
 
 # title: a-when-false-branch-goes
 # expect: equivalent

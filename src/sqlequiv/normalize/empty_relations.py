@@ -313,54 +313,65 @@ def _inner_or_left(join: exp.Join) -> bool:
 
 #: Aggregates whose value over no row is NULL (COUNT's is 0).
 _NULL_OVER_NOTHING: tuple[type[exp.Expr], ...] = (exp.Sum, exp.Avg, exp.Min, exp.Max)
+_AGGREGATES_OVER_NOTHING: tuple[type[exp.Expr], ...] = (exp.Count, *_NULL_OVER_NOTHING)
 
 
 def aggregates_over_nothing(expression: E) -> E:
-    """Write an aggregate query without GROUP BY over no row as its one row of constants.
+    """Write a whole query of aggregates without GROUP BY over no row as its one row.
 
     ``SELECT COUNT(*), SUM(t.x) FROM t AS t WHERE FALSE`` returns the one row ``(0,
     NULL)`` on every database: an aggregate without GROUP BY returns one row even over no
     row, where ``COUNT`` is 0 and ``SUM``, ``AVG``, ``MIN`` and ``MAX`` (with or without
     DISTINCT or a FILTER) are NULL. The query becomes ``SELECT 0, NULL`` (one row, from no
-    table), each constant cast to the type of the aggregate it stands for (an operator or
-    a UNION around it then types alike); a ``COALESCE`` whose first arguments became NULL
-    is its first other argument, cast to the COALESCE's type. Aggregates of unknown type
-    are left alone.
-    Only a query whose every column reference is inside one of those aggregates, with no
-    HAVING, window, QUALIFY, ORDER BY or LIMIT and no other aggregate, is rewritten.
+    table), each constant cast to the type of the aggregate it stands for;
+    ``COALESCE(<aggregate>, d)`` becomes ``d``, cast to the COALESCE's type.
+
+    Only the whole query, each of whose columns is one such aggregate or COALESCE of one
+    and a literal, with no HAVING, window, QUALIFY, ORDER BY or LIMIT, is rewritten: its
+    columns are then read by nothing but the comparison of results, which compares values.
+    Elsewhere a constant could compare otherwise (in SQLite a CAST has an affinity an
+    aggregate has not) or combine to another type. Aggregates of unknown type are left
+    alone.
 
     Example:
         >>> import sqlglot
         >>> from sqlglot.optimizer.annotate_types import annotate_types
-        >>> q = "SELECT COALESCE(SUM(t.x), 0), COUNT(*) + 1 FROM t AS t WHERE 1 = 0"
+        >>> q = "SELECT COALESCE(SUM(t.x), 0), COUNT(*) FROM t AS t WHERE 1 = 0"
         >>> tree = annotate_types(sqlglot.parse_one(q), schema={"t": {"x": "INT"}})
         >>> aggregates_over_nothing(tree).sql()
-        'SELECT CAST(0 AS BIGINT), CAST(0 AS BIGINT) + 1'
+        'SELECT CAST(0 AS BIGINT), CAST(0 AS BIGINT)'
     """
-    for select in reversed(list(expression.find_all(exp.Select))):
-        if truthy_args(select) - {"expressions", "from_", "joins", "where"}:
-            continue
-        if select.args.get("group") is not None or not _over_nothing(select):
-            continue
-        found = aggregates(select)
-        if not found or any(not isinstance(a, (exp.Count, *_NULL_OVER_NOTHING)) for a in found):
-            continue
-        if any(p.find(exp.Window, exp.Subquery) for p in select.expressions):
-            continue
-        columns = [c for p in select.expressions for c in p.find_all(exp.Column)]
-        if any(c.find_ancestor(exp.AggFunc) is None for c in columns):
-            continue  # (a bare column; DuckDB refuses it anyway)
-        if any(_unknown_type(a) for a in found):
-            continue
-        for aggregate in found:
-            # Of the aggregate's own type: an operator or a UNION around it types alike.
-            value = exp.Literal.number(0) if isinstance(aggregate, exp.Count) else exp.Null()
-            call = aggregate.parent if isinstance(aggregate.parent, exp.Filter) else aggregate
-            call.replace(exp.cast(value, aggregate.type or "UNKNOWN", copy=False))
-        for coalesce in list(select.find_all(exp.Coalesce)):
-            _fold_coalesce(coalesce)
-        for clause in ("from_", "joins", "where"):
-            select.set(clause, None)
+    select = expression
+    if not isinstance(select, exp.Select):
+        return expression
+    if truthy_args(select) - {"expressions", "from_", "joins", "where"}:
+        return expression
+    if not _over_nothing(select):
+        return expression
+    found: list[exp.Expr] = []
+    for projection in select.expressions:
+        value: exp.Expr = projection.unalias()
+        if isinstance(value, exp.Coalesce) and all(
+            isinstance(a, exp.Literal | exp.Null) for a in value.expressions
+        ):
+            value = value.this
+        if isinstance(value, exp.Filter):
+            value = value.this
+        if not isinstance(value, _AGGREGATES_OVER_NOTHING) or _unknown_type(value):
+            return expression
+        if value.find(exp.Window, exp.Subquery):
+            return expression
+        if any(c.find_ancestor(exp.AggFunc) is not value for c in value.find_all(exp.Column)):
+            return expression
+        found.append(value)
+    for aggregate in found:
+        constant = exp.Literal.number(0) if isinstance(aggregate, exp.Count) else exp.Null()
+        call = aggregate.parent if isinstance(aggregate.parent, exp.Filter) else aggregate
+        call.replace(exp.cast(constant, aggregate.type or "UNKNOWN", copy=False))
+    for coalesce in list(select.find_all(exp.Coalesce)):
+        _fold_coalesce(coalesce)
+    for clause in ("from_", "joins", "where"):
+        select.set(clause, None)
     return expression
 
 

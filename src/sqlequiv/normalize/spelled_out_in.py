@@ -19,9 +19,10 @@ UNKNOWN; FALSE otherwise. The ``x IS NULL`` branch may be missing only where ``x
 column declared NOT NULL that no outer join pads. The three subqueries must read the
 same source (one table or derived table, under any name) with the same conditions, and
 the EXISTS must add exactly ``x = e``, with the ``e`` that is counted: then they are
-``q``'s row count, its non-NULL count and its match test. They are three queries, so
-``q`` must return the same rows each time (``_util.reproducible``: no LIMIT, window or
-volatile call).
+``q``'s row count, its non-NULL count and its match test. ``x`` and ``e`` must have one
+declared type: SQLite's IN and ``=`` may convert values differently across types. They
+are three queries, so ``q`` must return the same rows each time
+(``_util.reproducible``: no LIMIT, window or volatile call).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from sqlequiv.normalize._util import (
     plain_group,
     reproducible,
     reverse_preorder,
+    same_declared_type,
     truthy_args,
 )
 from sqlequiv.schema.model import Schema
@@ -61,7 +63,10 @@ def spelled_out_in(expression: E, *, schema: Schema) -> E:
         ...      "WHEN t.x IS NULL THEN NULL WHEN EXISTS(SELECT 1 FROM s AS b WHERE b.y > 1 "
         ...      "AND t.x = b.e) THEN TRUE WHEN (SELECT COUNT(a.e) FROM s AS a WHERE a.y > 1) "
         ...      "< (SELECT COUNT(*) FROM s AS a WHERE a.y > 1) THEN NULL ELSE FALSE END FROM t")
-        >>> spelled_out_in(sqlglot.parse_one(q), schema=Schema(())).sql()
+        >>> from sqlglot.optimizer.annotate_types import annotate_types
+        >>> types = {"s": {"y": "INT", "e": "INT"}, "t": {"x": "INT"}}
+        >>> tree = annotate_types(sqlglot.parse_one(q), schema=types)
+        >>> spelled_out_in(tree, schema=Schema(())).sql()
         'SELECT t.x IN (SELECT a.e FROM s AS a WHERE a.y > 1) FROM t'
     """
     for node in reverse_preorder(expression):
@@ -111,8 +116,8 @@ def _spelled_in(case: exp.Case, schema: Schema) -> exp.In | None:
     if element is None:
         return None
     x = _matched(match.this, body, _renamed(element, _source(counted).alias))  # type: ignore[union-attr]
-    if x is None or not is_deterministic(x):
-        return None
+    if x is None or not is_deterministic(x) or not same_declared_type(x, element):
+        return None  # (SQLite's IN and = may convert across types differently)
     if probe is not None and probe != x:
         return None
     if probe is None and not _never_null(x, schema):
@@ -343,6 +348,8 @@ def _not_in_filter(
     query, x, element = found
     if not is_deterministic(x) or not _never_null(x, schema, select):
         return None
+    if not same_declared_type(x, element):
+        return None  # (SQLite's IN and = may convert across types differently)
     counted = _count_arg(projections[nonnull.name])
     match_source = _source(query)
     assert match_source is not None

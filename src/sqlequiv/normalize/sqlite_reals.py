@@ -4,7 +4,9 @@ BIRD's answers write a percentage as ``CAST(x AS REAL) * 100 / n``, ``100.0 * x 
 ``x * 100.0 / n`` or ``x * 1.0 * 100 / n``: in SQLite all compute ``x`` as a REAL times
 100.0, over ``n``. This fold writes each as ``CAST(x AS REAL) * 100.0 / n``:
 
-* ``x * 1.0`` (or ``1.0 * x``) is ``CAST(x AS REAL)``;
+* ``x * 1.0`` (or ``1.0 * x``) is ``CAST(x AS REAL)`` where an arithmetic operator reads
+  it (a CAST has REAL affinity, a product none: ``x * 1.0 = '1'`` compares a REAL with a
+  text, ``CAST(x AS REAL) = '1'`` converts the text first);
 * ``x * r`` and ``r * x``, for a REAL literal ``r``, are ``CAST(x AS REAL) * r``;
 * beside an operand that is surely a REAL (a CAST to REAL, a REAL literal, or arithmetic
   on one), an INTEGER literal ``n`` of at most 2**53 is the REAL literal ``n.0``.
@@ -58,9 +60,9 @@ def sqlite_reals(tree: E) -> E:
 
     Example:
         >>> import sqlglot
-        >>> q = "SELECT 100.0 * a / b, CAST(a AS REAL) * 100 / b, a * 1.0 FROM t"
-        >>> sqlite_reals(sqlglot.parse_one(q, read="sqlite")).sql("sqlite")
-        'SELECT CAST(a AS REAL) * 100.0 / b, CAST(a AS REAL) * 100.0 / b, CAST(a AS REAL) FROM t'
+        >>> q = "SELECT 100.0 * a / b, CAST(a AS REAL) * 100 / b, a * 1.0 / c FROM t"
+        >>> print(sqlite_reals(sqlglot.parse_one(q, read="sqlite")).sql("sqlite"))
+        SELECT CAST(a AS REAL) * 100.0 / b, CAST(a AS REAL) * 100.0 / b, CAST(a AS REAL) / c FROM t
     """
     for node in reverse_preorder(tree):
         if not isinstance(node, _ARITHMETIC):
@@ -84,9 +86,10 @@ def _real_product(product: exp.Mul) -> None:
         if not _real_literal(literal):
             continue
         value = other.copy() if _real(other) else exp.cast(other.copy(), REAL)
-        if float(literal.name) == 1.0:
+        if float(literal.name) == 1.0 and isinstance(product.parent, _ARITHMETIC):
+            # A CAST has REAL affinity, a product none: only where an operator reads it.
             product.replace(value)
-        else:
+        elif float(literal.name) != 1.0:
             product.replace(exp.Mul(this=value, expression=literal.copy()))
         return
 

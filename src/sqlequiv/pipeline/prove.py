@@ -18,6 +18,7 @@ from sqlequiv.execute.portable import portable
 from sqlequiv.guard import GuardedQuery
 from sqlequiv.normalize import REWRITE_VARIANTS, TooLarge, canonical_sql
 from sqlequiv.normalize._util import truthy_args
+from sqlequiv.normalize.constant_case_branches import constant_case_values, has_constant_branch
 from sqlequiv.normalize.fold_integer_literals import fold_decimal_comparands
 from sqlequiv.normalize.identity_casts import (
     explicit_date_literals,
@@ -178,14 +179,17 @@ def _typed_engine_folds(tree: exp.Expression) -> exp.Expression:
     (:func:`~sqlequiv.normalize.fold_integer_literals.fold_decimal_comparands`: decimal
     literals are exact there), a column's cast to its own declared type dropped and a
     string literal compared with a DATE cast to it
-    (:mod:`~sqlequiv.normalize.identity_casts`). ``tree`` itself where nothing changes
+    (:mod:`~sqlequiv.normalize.identity_casts`), a CASE with a constant first condition its
+    value (:func:`~sqlequiv.normalize.constant_case_branches.constant_case_values`: no
+    affinity to lose). ``tree`` itself where nothing changes
     (its canonical form is then the one the prover asks for too, computed once)."""
     folds = any(_decimal_operand(node) for node in tree.find_all(exp.Add, exp.Sub, exp.Mul))
     casts = any(is_identity_cast(cast) for cast in tree.find_all(exp.Cast))
     dates = any(is_compared_date(literal) for literal in tree.find_all(exp.Literal))
-    if not (folds or casts or dates):
+    if not (folds or casts or dates or has_constant_branch(tree)):
         return tree
-    return explicit_date_literals(identity_casts(fold_decimal_comparands(tree.copy())))
+    folded = explicit_date_literals(identity_casts(fold_decimal_comparands(tree.copy())))
+    return constant_case_values(folded)
 
 
 def _decimal_operand(node: exp.Expr) -> bool:
