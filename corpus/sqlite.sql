@@ -235,3 +235,25 @@ SELECT maker FROM car_makers WHERE country IN (SELECT countryid FROM countries W
 # note: near miss: an IN list gives its numbers the TEXT column's affinity ('01' IN (1) is false), the join the INTEGER column's ('01' = 1 is true)
 SELECT m.maker FROM car_makers m JOIN countries c ON m.country = c.countryid WHERE c.countryid = 1;
 SELECT maker FROM car_makers WHERE country IN (1);
+
+# title: BIRD's percentage spelled with a REAL literal and with a CAST to REAL
+# schema: spider_cars
+# expect: equivalent
+# method: normalized
+# note: 100.0 * n and CAST(n AS REAL) * 100 are the same double in SQLite
+SELECT 100.0 * SUM(CASE WHEN year > 1980 THEN 1 ELSE 0 END) / COUNT(*) FROM cars_data;
+SELECT CAST(SUM(CASE WHEN year > 1980 THEN 1 ELSE 0 END) AS REAL) * 100 / COUNT(*) FROM cars_data;
+
+# title: a product by 1.0 has no affinity where a CAST to REAL has one
+# schema: spider_cars
+# expect: not_equivalent
+# note: weight 1: CAST(weight AS REAL) = '1' converts '1' to 1.0; weight * 1.0 = '1' compares a REAL with a text
+SELECT id FROM cars_data WHERE weight * 1.0 = '1';
+SELECT id FROM cars_data WHERE CAST(weight AS REAL) = '1';
+
+# title: a CASE has no affinity where its column has one
+# schema: spider_cars
+# expect: not_equivalent
+# note: weight 1: weight = '1' converts '1' to the column's INTEGER affinity; the CASE compares 1 with '1'
+SELECT id FROM cars_data WHERE CASE WHEN TRUE THEN weight END = '1';
+SELECT id FROM cars_data WHERE weight = '1';
