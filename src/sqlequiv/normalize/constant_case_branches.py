@@ -46,10 +46,7 @@ def constant_case_branches(expression: E) -> E:
         >>> constant_case_branches(e).sql()
         'SELECT CAST(a AS INT) + 1, CASE WHEN TRUE THEN CAST(a AS INT) END'
     """
-    for node in reverse_preorder(expression):
-        if isinstance(node, exp.Case) and node.args.get("this") is None:
-            _fold(node, any_value=False)
-    return expression
+    return _fold_all(expression, any_value=False)
 
 
 def constant_case_values(expression: E) -> E:
@@ -65,9 +62,13 @@ def constant_case_values(expression: E) -> E:
         >>> constant_case_values(e).sql()
         'SELECT t.a FROM t'
     """
+    return _fold_all(expression, any_value=True)
+
+
+def _fold_all(expression: E, *, any_value: bool) -> E:
     for node in reverse_preorder(expression):
         if isinstance(node, exp.Case) and node.args.get("this") is None:
-            _fold(node, any_value=True)
+            _fold(node, any_value=any_value)
     return expression
 
 

@@ -131,16 +131,26 @@ def _is_bool(node: object, value: bool) -> bool:
     return isinstance(node, exp.Boolean) and node.this is value
 
 
-def _compared_with_zero(condition: exp.Expr) -> exp.Select | None:
-    """The query ``q`` of ``(q) = 0`` (either way round)."""
+def _zero_compared(condition: exp.Expr) -> exp.Expr | None:
+    """The ``e`` of ``e = 0`` (either way round)."""
     if not isinstance(condition, exp.EQ):
         return None
-    for side, other in ((condition.this, condition.expression),
-                        (condition.expression, condition.this)):  # fmt: skip
+    sides: tuple[tuple[exp.Expr, exp.Expr], ...] = (
+        (condition.this, condition.expression),
+        (condition.expression, condition.this),
+    )
+    for side, other in sides:
         if isinstance(other, exp.Literal) and other == exp.Literal.number(0):
-            query = _scalar(side)
-            if query is not None and isinstance(_count_of(query), exp.Star):
-                return query
+            return side
+    return None
+
+
+def _compared_with_zero(condition: exp.Expr) -> exp.Select | None:
+    """The query ``q`` of ``(SELECT COUNT(*) ...) = 0``."""
+    side = _zero_compared(condition)
+    query = _scalar(side) if side is not None else None
+    if query is not None and isinstance(_count_of(query), exp.Star):
+        return query
     return None
 
 
@@ -409,13 +419,8 @@ def _counted_filter(condition: exp.Expr) -> tuple[exp.Column, exp.Column, exp.Ex
 
 def _zero_test(condition: exp.Expr) -> exp.Column | None:
     """The column of ``t.c = 0`` (either way round)."""
-    if not isinstance(condition, exp.EQ):
-        return None
-    for side, other in ((condition.this, condition.expression),
-                        (condition.expression, condition.this)):  # fmt: skip
-        if isinstance(side, exp.Column) and other == exp.Literal.number(0):
-            return side
-    return None
+    side = _zero_compared(condition)
+    return side if isinstance(side, exp.Column) else None
 
 
 def _fewer_columns(condition: exp.Expr, rows: exp.Column) -> exp.Column | None:
