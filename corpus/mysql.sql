@@ -101,3 +101,22 @@ SELECT id FROM orders WHERE DATEDIFF(order_date, '2019-07-01') < 7;
 # expect: not_equivalent
 SELECT id, salary DIV 2 FROM employee;
 SELECT id, salary / 2 FROM employee;
+
+# title: rising temperature by DATEDIFF and by DATE_ADD
+# expect: equivalent
+# method: symbolic
+# note: LeetCode 197; DuckDB runs DATE_ADD(d, INTERVAL 1 DAY) as d + INTERVAL '1' DAY
+SELECT w1.id FROM Weather w1 JOIN Weather w2 ON DATEDIFF(w1.recordDate, w2.recordDate) = 1 WHERE w1.temperature > w2.temperature;
+SELECT w1.id FROM Weather w1 JOIN Weather w2 ON w1.recordDate = DATE_ADD(w2.recordDate, INTERVAL 1 DAY) WHERE w1.temperature > w2.temperature;
+
+# title: rising temperature by DATE_SUB and by DATE_ADD
+# expect: equivalent
+# method: symbolic
+SELECT w1.id FROM Weather w1 JOIN Weather w2 ON DATE_SUB(w1.recordDate, INTERVAL 1 DAY) = w2.recordDate WHERE w1.temperature > w2.temperature;
+SELECT w1.id FROM Weather w1 JOIN Weather w2 ON w1.recordDate = DATE_ADD(w2.recordDate, INTERVAL 1 DAY) WHERE w1.temperature > w2.temperature;
+
+# title: rising temperature over two days is another question
+# expect: not_equivalent
+# note: near miss: a day with no reading the day before but one two days before
+SELECT w1.id FROM Weather w1 JOIN Weather w2 ON DATEDIFF(w1.recordDate, w2.recordDate) = 1 WHERE w1.temperature > w2.temperature;
+SELECT w1.id FROM Weather w1 JOIN Weather w2 ON w1.recordDate = DATE_ADD(w2.recordDate, INTERVAL 2 DAY) WHERE w1.temperature > w2.temperature;

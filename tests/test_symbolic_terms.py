@@ -738,6 +738,31 @@ def test_dialect_division(
     assert _same_value(expected, ours) or (expected is None and ours is None), ours
 
 
+#: MySQL's date arithmetic (LeetCode's "rising temperature"), as DuckDB runs it.
+_MYSQL_DATES = [
+    "DATE_ADD(dt, INTERVAL 1 DAY)",
+    "DATE_SUB(dt, INTERVAL 36 HOUR)",
+    "DATE_ADD(ts, INTERVAL -90 MINUTE)",
+    "DATE_SUB(ts, INTERVAL 2 WEEK) < dt",
+    "dt = DATE_ADD(dt, INTERVAL 0 SECOND)",
+    "DATEDIFF(dt, DATE_SUB(dt, INTERVAL 3 DAY))",
+]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=ROWS)
+def test_mysql_date_arithmetic_agrees_with_duckdb(
+    con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]
+) -> None:
+    for expr in _MYSQL_DATES:
+        T.check_one(con, expr, rows, dialect="mysql")
+
+
+def test_mysql_date_arithmetic_by_months_is_refused() -> None:
+    with pytest.raises(Unsupported, match="MONTH"):
+        T.translated("DATE_ADD(dt, INTERVAL 1 MONTH)", "mysql").evaluate((None,) * 7)
+
+
 @st.composite
 def _quotient_comparisons(draw: st.DrawFn) -> tuple[str, list[tuple[Any, ...]]]:
     """``g / c op k`` (or ``k op g / c``) for integer constants near the 2**52 bound of

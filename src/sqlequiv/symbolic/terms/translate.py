@@ -603,6 +603,24 @@ class Translator:
         self._record(error)
         return result
 
+    def _date_shift(self, node: exp.DateAdd | exp.DateSub) -> SymValue:
+        """MySQL's ``DATE_ADD(d, INTERVAL n UNIT)`` / ``DATE_SUB``: DuckDB runs them as ``d
+        +/- INTERVAL 'n' UNIT`` (a TIMESTAMP), for a fixed-length unit."""
+        unit, amount = node.args.get("unit"), node.expression
+        sign = "-" if isinstance(node, exp.DateSub) else "+"
+        runs_as = f"{_rendered(node.this)} {sign} INTERVAL "
+        if unit is None or not isinstance(amount, exp.Literal):
+            raise Unsupported(f"the date arithmetic {_snippet(node)}")
+        if not _rendered(node).startswith(runs_as):
+            raise Unsupported(f"the date arithmetic {_snippet(node)}")  # runs as something else
+        interval = exp.Interval(this=exp.Literal.string(amount.name), unit=unit.copy())
+        micros = _interval_micros(interval)
+        result, error = arith.add_interval(
+            self.value(node.this), -micros if isinstance(node, exp.DateSub) else micros
+        )
+        self._record(error)
+        return result
+
     def _numeric_operands(self, node: exp.Binary) -> tuple[SymValue, SymValue]:
         nodes = [node.this, node.expression]
         if any(_is_string_literal(n) for n in nodes):
@@ -974,6 +992,8 @@ _HANDLERS: dict[type[exp.Expr], Callable[..., SymValue | SymBool]] = {
     exp.Nullif: Translator._nullif,
     exp.Add: Translator._arith,
     exp.Sub: Translator._arith,
+    exp.DateAdd: Translator._date_shift,
+    exp.DateSub: Translator._date_shift,
     exp.Mul: Translator._arith,
     exp.Div: Translator._div,
     exp.IntDiv: Translator._int_div,
