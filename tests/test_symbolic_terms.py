@@ -756,6 +756,7 @@ def test_mysql_date_arithmetic_agrees_with_duckdb(
 ) -> None:
     for expr in _MYSQL_DATES:
         T.check_one(con, expr, rows, dialect="mysql")
+    T.check_one(con, "DATE_ADD(dt, INTERVAL 2 DAY)", rows)  # DuckDB's own, read alike
 
 
 def test_mysql_date_arithmetic_by_months_is_refused() -> None:

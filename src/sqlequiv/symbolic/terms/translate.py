@@ -604,17 +604,20 @@ class Translator:
         return result
 
     def _date_shift(self, node: exp.DateAdd | exp.DateSub) -> SymValue:
-        """MySQL's ``DATE_ADD(d, INTERVAL n UNIT)`` / ``DATE_SUB``: DuckDB runs them as ``d
-        +/- INTERVAL 'n' UNIT`` (a TIMESTAMP), for a fixed-length unit."""
+        """``DATE_ADD(d, INTERVAL n UNIT)`` / ``DATE_SUB`` (MySQL's, DuckDB's): DuckDB runs
+        them as ``d +/- INTERVAL 'n' UNIT`` (a TIMESTAMP), for a fixed-length unit."""
         unit, amount = node.args.get("unit"), node.expression
         sign = "-" if isinstance(node, exp.DateSub) else "+"
         runs_as = f"{_rendered(node.this)} {sign} INTERVAL "
-        if unit is None or not isinstance(amount, exp.Literal):
-            raise Unsupported(f"the date arithmetic {_snippet(node)}")
         if not _rendered(node).startswith(runs_as):
             raise Unsupported(f"the date arithmetic {_snippet(node)}")  # runs as something else
-        interval = exp.Interval(this=exp.Literal.string(amount.name), unit=unit.copy())
-        micros = _interval_micros(interval)
+        if unit is None and isinstance(amount, exp.Interval):
+            micros = _interval_micros(amount)  # DuckDB's own DATE_ADD(d, INTERVAL ...)
+        elif unit is not None and isinstance(amount, exp.Literal):
+            interval = exp.Interval(this=exp.Literal.string(amount.name), unit=unit.copy())
+            micros = _interval_micros(interval)
+        else:
+            raise Unsupported(f"the date arithmetic {_snippet(node)}")
         result, error = arith.add_interval(
             self.value(node.this), -micros if isinstance(node, exp.DateSub) else micros
         )
