@@ -156,13 +156,10 @@ def _compared_with_zero(condition: exp.Expr) -> exp.Select | None:
 
 def _fewer(condition: exp.Expr) -> tuple[exp.Select, exp.Select] | None:
     """``(COUNT(e) query, COUNT(*) query)`` of ``COUNT(e) < COUNT(*)`` either way round."""
-    if isinstance(condition, exp.LT):
-        small, large = condition.this, condition.expression
-    elif isinstance(condition, exp.GT):
-        small, large = condition.expression, condition.this
-    else:
+    sides = _less_than(condition)
+    if sides is None:
         return None
-    counted, total = _scalar(small), _scalar(large)
+    counted, total = _scalar(sides[0]), _scalar(sides[1])
     if counted is None or total is None or not isinstance(_count_of(total), exp.Star):
         return None
     return counted, total
@@ -425,14 +422,21 @@ def _zero_test(condition: exp.Expr) -> exp.Column | None:
 
 def _fewer_columns(condition: exp.Expr, rows: exp.Column) -> exp.Column | None:
     """The ``t.ck`` of ``t.ck < t.c`` (either way round), ``t.c`` being ``rows``."""
-    if isinstance(condition, exp.LT):
-        small, large = condition.this, condition.expression
-    elif isinstance(condition, exp.GT):
-        small, large = condition.expression, condition.this
-    else:
+    sides = _less_than(condition)
+    if sides is None:
         return None
+    small, large = sides
     if isinstance(small, exp.Column) and large == rows and small.table == rows.table:
         return small
+    return None
+
+
+def _less_than(condition: exp.Expr) -> tuple[exp.Expr, exp.Expr] | None:
+    """``(a, b)`` of ``a < b`` or ``b > a``."""
+    if isinstance(condition, exp.LT):
+        return condition.this, condition.expression
+    if isinstance(condition, exp.GT):
+        return condition.expression, condition.this
     return None
 
 
