@@ -511,6 +511,32 @@ def set_operation_leaves(query: exp.Expr) -> Iterator[exp.Expr]:
         yield node
 
 
+def union_all_selects(
+    query: exp.Expr, *, parenthesised: bool = False
+) -> list[exp.Select] | None:
+    """``[query]`` for a SELECT; the SELECTs of a chain of UNION ALLs with nothing of their
+    own (no ORDER BY, LIMIT...: every row of each branch, columns by position), left to
+    right; else None. With ``parenthesised``, a branch may be a parenthesised chain too.
+
+    Example:
+        >>> import sqlglot
+        >>> q = sqlglot.parse_one("SELECT a FROM t UNION ALL SELECT b FROM u")
+        >>> [s.sql() for s in union_all_selects(q)]
+        ['SELECT a FROM t', 'SELECT b FROM u']
+        >>> union_all_selects(sqlglot.parse_one("SELECT a FROM t UNION SELECT b FROM u")) is None
+        True
+    """
+    if isinstance(query, exp.Select):
+        return [query]
+    if parenthesised and isinstance(query, exp.Subquery) and truthy_args(query) == {"this"}:
+        return union_all_selects(query.this, parenthesised=True)
+    if not isinstance(query, exp.Union) or truthy_args(query) != {"this", "expression"}:
+        return None  # UNION (DISTINCT), or an ORDER BY or LIMIT of its own
+    left = union_all_selects(query.this, parenthesised=parenthesised)
+    right = union_all_selects(query.expression, parenthesised=parenthesised)
+    return None if left is None or right is None else left + right
+
+
 def scopes(root: exp.Expr) -> list[Scope] | None:
     """sqlglot's scopes of ``root`` (innermost first), or ``None`` if it cannot build them."""
     try:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import from_items, is_inside, truthy_args
+from sqlequiv.normalize._util import from_items, is_inside, union_all_selects
 
 #: The literals a column may hold.
 _CONSTANTS: tuple[type[exp.Expr], ...] = (exp.Null, exp.Literal, exp.Boolean)
@@ -70,8 +70,12 @@ def _unpadded_sources(select: exp.Select) -> list[exp.Expr]:
 
 def _constant_columns(query: exp.Expr) -> dict[str, exp.Expr]:
     """The columns of ``query`` that are the same literal in every branch, by name."""
-    branches = _branches(query)
-    if not branches:
+    branches = union_all_selects(query, parenthesised=True)
+    if not branches or any(
+        isinstance(p, exp.Star) or isinstance(p.unalias(), exp.Star)
+        for branch in branches
+        for p in branch.expressions
+    ):
         return {}
     names = [p.alias_or_name for p in branches[0].expressions]
     if len(set(names)) != len(names) or any(not n for n in names):
@@ -84,18 +88,3 @@ def _constant_columns(query: exp.Expr) -> dict[str, exp.Expr]:
         if isinstance(first, _CONSTANTS) and all(v == first for v in values):
             found[name] = first
     return found
-
-
-def _branches(query: exp.Expr) -> list[exp.Select]:
-    if isinstance(query, exp.Union):
-        if query.args.get("distinct") or truthy_args(query) - {"this", "expression"}:
-            return []
-        left, right = _branches(query.this), _branches(query.expression)
-        return left + right if left and right else []
-    if isinstance(query, exp.Subquery) and truthy_args(query) == {"this"}:
-        return _branches(query.this)
-    if isinstance(query, exp.Select) and not any(
-        isinstance(p, exp.Star) or isinstance(p.unalias(), exp.Star) for p in query.expressions
-    ):
-        return [query]
-    return []

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, plain_group, truthy_args
+from sqlequiv.normalize._util import contains, plain_group, truthy_args, union_all_selects
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -61,7 +61,7 @@ def _intersect(select: exp.Select) -> exp.Expr | None:
         return None
     if truthy_args(source) - {"this", "alias"}:
         return None
-    branches = _union_all_branches(source.this)
+    branches = union_all_selects(source.this, parenthesised=True)
     if branches is None:
         return None
     alias = source.alias_or_name
@@ -95,19 +95,6 @@ def _intersect(select: exp.Select) -> exp.Expr | None:
     for branch in kept[1:]:
         result = exp.Intersect(this=result, expression=branch, distinct=True)
     return result
-
-
-def _union_all_branches(node: exp.Expr) -> list[exp.Select] | None:
-    """The SELECTs of a chain of UNION ALLs (nothing on the operations themselves)."""
-    if isinstance(node, exp.Union):
-        if node.args.get("distinct") or truthy_args(node) - {"this", "expression"}:
-            return None
-        left = _union_all_branches(node.this)
-        right = _union_all_branches(node.expression)
-        return None if left is None or right is None else left + right
-    if isinstance(node, exp.Subquery) and truthy_args(node) == {"this"}:
-        return _union_all_branches(node.this)
-    return [node] if isinstance(node, exp.Select) else None
 
 
 def _counts_to(condition: exp.Expr, branches: int) -> bool:

@@ -55,6 +55,7 @@ from sqlequiv.normalize._util import (
     plain_group,
     sql_text,
     truthy_args,
+    union_all_selects,
 )
 
 E = TypeVar("E", bound=exp.Expr)
@@ -109,7 +110,7 @@ def _merge(select: exp.Select) -> None:
     if truthy_args(select) - {"expressions", "from_", "where", "group", "having", "order"}:
         return
     source = from_.this
-    branches = _branches(source.this)
+    branches = union_all_selects(source.this)
     if not branches or own_nodes(select, exp.Window):
         return
     shape = _shape(branches)
@@ -125,16 +126,6 @@ def _merge(select: exp.Select) -> None:
         _ungroup(branch)
     for old, new in plan:
         old.replace(new)
-
-
-def _branches(query: exp.Expr) -> list[exp.Select] | None:
-    """The SELECTs of a UNION ALL tree (or the one SELECT)."""
-    if isinstance(query, exp.Select):
-        return [query]
-    if isinstance(query, exp.Union) and truthy_args(query) == {"this", "expression"}:
-        left, right = _branches(query.this), _branches(query.expression)
-        return left + right if left is not None and right is not None else None
-    return None
 
 
 def _shape(branches: list[exp.Select]) -> _Shape | None:

@@ -30,6 +30,7 @@ from sqlequiv.normalize._util import (
     is_inside,
     is_simple_subquery,
     truthy_args,
+    union_all_selects,
     unqualified_columns_in_scope,
 )
 
@@ -54,26 +55,10 @@ def prune_derived_columns(expression: E) -> E:
             continue
         if not is_simple_subquery(subquery):
             continue
-        branches = _union_all_branches(subquery.this)
+        branches = union_all_selects(subquery.this)
         if branches is not None:
             _prune(subquery, branches, outer)
     return expression
-
-
-def _union_all_branches(query: exp.Expr) -> list[exp.Select] | None:
-    """``[query]`` for a SELECT; the SELECTs of a UNION ALL chain with nothing of its own
-    (its columns are its branches' by position, and it keeps every row of each); else
-    None."""
-    if isinstance(query, exp.Select):
-        return [query]
-    if not isinstance(query, exp.Union) or query.args.get("distinct"):
-        return None
-    if truthy_args(query) - {"this", "expression"}:
-        return None
-    left, right = _union_all_branches(query.this), _union_all_branches(query.expression)
-    if left is None or right is None:
-        return None
-    return left + right
 
 
 def _prune(subquery: exp.Subquery, branches: list[exp.Select], outer: exp.Select) -> None:
