@@ -220,7 +220,7 @@ def is_deterministic(node: exp.Expr) -> bool:
 
 
 #: Aggregates whose value does not depend on the order they read rows in.
-_ORDER_INSENSITIVE_AGGREGATES: tuple[type[exp.Expr], ...] = (
+ORDER_INSENSITIVE_AGGREGATES: tuple[type[exp.Expr], ...] = (
     exp.Count,
     exp.Sum,
     exp.Avg,
@@ -238,7 +238,7 @@ def reproducible(body: exp.Expr) -> bool:
     ):
         return False
     for node in body.walk():
-        if isinstance(node, exp.AggFunc) and not isinstance(node, _ORDER_INSENSITIVE_AGGREGATES):
+        if isinstance(node, exp.AggFunc) and not isinstance(node, ORDER_INSENSITIVE_AGGREGATES):
             return False
         if isinstance(node, exp.Distinct) and node.args.get("on"):
             return False
@@ -431,6 +431,37 @@ def outer_join_side(join: exp.Join) -> str | None:
     side = (join.args.get("side") or "").upper()
     kind = (join.args.get("kind") or "").upper()
     return side if side in ("LEFT", "RIGHT", "FULL") and kind in ("", "OUTER") else None
+
+
+def is_inner_or_left_join(join: exp.Join) -> bool:
+    """An inner, cross, comma or LEFT [OUTER] join, with an ON or none (no USING, NATURAL,
+    ASOF, SEMI or ANTI): a join that keeps every row of the sources before it."""
+    if truthy_args(join) - {"this", "on", "kind", "side"}:
+        return False
+    kind = (join.args.get("kind") or "").upper()
+    side = (join.args.get("side") or "").upper()
+    return kind in ("", "INNER", "CROSS", "OUTER") and side in ("", "LEFT")
+
+
+#: Parents under which a parenthesised query is not read as one value: a source, a set
+#: operation's operand, a CTE, the query of IN, EXISTS, ANY or ALL.
+_NOT_A_VALUE: tuple[type[exp.Expr], ...] = (
+    exp.In,
+    exp.Exists,
+    exp.Any,
+    exp.All,
+    exp.From,
+    exp.Join,
+    exp.Lateral,
+    exp.SetOperation,
+    exp.With,
+    exp.CTE,
+)
+
+
+def read_as_value(subquery: exp.Subquery) -> bool:
+    """Whether ``subquery`` stands where its one value is read (a scalar subquery)."""
+    return not isinstance(subquery.parent, _NOT_A_VALUE)
 
 
 def is_inner_join(join: exp.Join) -> bool:

@@ -25,14 +25,15 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._keys import not_null_column, only_table
-from sqlequiv.normalize._util import conjuncts, contains, truthy_args
+from sqlequiv.normalize._util import (
+    ORDER_INSENSITIVE_AGGREGATES,
+    conjuncts,
+    contains,
+    truthy_args,
+)
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
-
-#: Aggregates whose value depends on the group's rows only (not their order).
-_AGGREGATES: tuple[type[exp.Expr], ...] = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
-
 
 def distinct_key_aggregates(expression: E, *, schema: Schema) -> E:
     """Rewrite DISTINCT keys with correlated per-key aggregates as a GROUP BY.
@@ -116,7 +117,9 @@ def _per_key(
     if contains(value, exp.Subquery, exp.Window) or not contains(value, exp.AggFunc):
         return None
     for node in value.find_all(exp.AggFunc):
-        if not isinstance(node, _AGGREGATES) or isinstance(node.parent, exp.Filter):
+        if isinstance(node.parent, exp.Filter):
+            return None
+        if not isinstance(node, ORDER_INSENSITIVE_AGGREGATES):
             return None
     columns = list(value.find_all(exp.Column))
     if any(c.table != inner or c.find_ancestor(exp.AggFunc) is None for c in columns):

@@ -30,6 +30,7 @@ from sqlglot import exp
 from sqlequiv.normalize._aggregates import aggregates
 from sqlequiv.normalize._util import (
     conjuncts,
+    is_inner_or_left_join,
     outer_join_side,
     output_names,
     own_columns,
@@ -297,18 +298,10 @@ def _reads_empty(select: exp.Select) -> bool:
     if from_ is None or truthy_args(from_) != {"this"} or select.args.get("laterals"):
         return False
     joins = select.args.get("joins") or []
-    if any(not _inner_or_left(join) for join in joins):
+    if any(not is_inner_or_left_join(join) for join in joins):
         return False
     sources = [from_.this, *(j.this for j in joins if outer_join_side(j) is None)]
     return any(_empty(s) for s in sources)
-
-
-def _inner_or_left(join: exp.Join) -> bool:
-    if truthy_args(join) - {"this", "on", "side", "kind"}:
-        return False
-    return outer_join_side(join) in (None, "LEFT") and (join.args.get("kind") or "").upper() in (
-        "", "INNER", "CROSS", "OUTER"
-    )
 
 
 #: Aggregates whose value over no row is NULL (COUNT's is 0).

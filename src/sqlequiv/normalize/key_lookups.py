@@ -32,6 +32,7 @@ from sqlequiv.normalize._util import (
     fresh_name,
     is_deterministic,
     own_nodes,
+    read_as_value,
     same_declared_type,
     truthy_args,
 )
@@ -39,10 +40,6 @@ from sqlequiv.policy import is_volatile
 from sqlequiv.schema.model import Schema
 
 E = TypeVar("E", bound=exp.Expr)
-
-#: Parents under which a subquery is not read as one value.
-_NOT_SCALAR: tuple[type[exp.Expr], ...] = (exp.In, exp.Exists, exp.Any, exp.All)
-
 
 def key_lookups(expression: E, *, schema: Schema) -> E:
     """Rewrite scalar subqueries that look a column up by a key as LEFT JOINs.
@@ -98,7 +95,7 @@ def _per_row(select: exp.Select) -> bool:
 
 
 def _rewrite(root: exp.Expr, select: exp.Select, subquery: exp.Subquery, schema: Schema) -> None:
-    if isinstance(subquery.parent, _NOT_SCALAR) or truthy_args(subquery) - {"this", "alias"}:
+    if not read_as_value(subquery) or truthy_args(subquery) - {"this", "alias"}:
         return
     if subquery.args.get("alias") and subquery.parent is not select:
         return  # only a projection names its subquery

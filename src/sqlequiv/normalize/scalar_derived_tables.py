@@ -41,6 +41,7 @@ from sqlglot import exp
 from sqlequiv.normalize._util import (
     contains,
     is_flat_inner,
+    is_inner_or_left_join,
     is_inside,
     reproducible,
     truthy_args,
@@ -85,7 +86,8 @@ def _from_join_tree(select: exp.Select, join: exp.Join) -> None:
     table = tree.this
     if not isinstance(table, exp.Table) or not table.args.get("joins"):
         return
-    if not _inner_or_left(join) or not all(_inner_or_left(j) for j in table.args["joins"]):
+    joins = [join, *table.args["joins"]]
+    if not all(is_inner_or_left_join(j) for j in joins):
         return
     for inner in list(table.args["joins"]):
         source = inner.this
@@ -160,17 +162,9 @@ def _neutral_sources(select: exp.Select) -> list[exp.Expr]:
         return [select.args["from_"].this, *(j.this for j in joins)]
     if select.args.get("laterals") or select.args.get("pivots"):
         return []
-    if not all(_inner_or_left(join) for join in joins):
+    if not all(is_inner_or_left_join(join) for join in joins):
         return []
     return [join.this for join in joins if _cross(join)]
-
-
-def _inner_or_left(join: exp.Join) -> bool:
-    if truthy_args(join) - {"this", "on", "kind", "side"}:
-        return False  # USING, NATURAL, ASOF, a method: not a plain join
-    kind = (join.args.get("kind") or "").upper()
-    side = (join.args.get("side") or "").upper()
-    return kind in ("", "INNER", "CROSS", "OUTER") and side in ("", "LEFT")
 
 
 def _cross(join: exp.Join) -> bool:

@@ -25,27 +25,12 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, from_items, truthy_args
+from sqlequiv.normalize._util import contains, from_items, read_as_value, truthy_args
 
 E = TypeVar("E", bound=exp.Expr)
 
 #: The clauses the aggregate query may have: others change which rows it reads or returns.
 _PLAIN = frozenset({"expressions", "from_", "where", "joins"})
-
-#: Parents under which a subquery is not read as one value.
-_NOT_SCALAR: tuple[type[exp.Expr], ...] = (
-    exp.In,
-    exp.Exists,
-    exp.Any,
-    exp.All,
-    exp.From,
-    exp.Join,
-    exp.Lateral,
-    exp.SetOperation,
-    exp.With,
-    exp.CTE,
-)
-
 
 def single_value_subqueries(expression: E) -> E:
     """Write each scalar ``SINGLE_VALUE`` subquery as the plain scalar subquery.
@@ -67,7 +52,7 @@ def single_value_subqueries(expression: E) -> E:
 def _single_value(subquery: exp.Subquery) -> exp.Expr | None:
     """The ``x`` of a scalar ``(SELECT <SINGLE_VALUE(x)> FROM ...)``, or None."""
     query = subquery.this
-    if not isinstance(query, exp.Select) or isinstance(subquery.parent, _NOT_SCALAR):
+    if not isinstance(query, exp.Select) or not read_as_value(subquery):
         return None
     if truthy_args(query) - _PLAIN or not query.args.get("from_"):
         return None
