@@ -72,9 +72,7 @@ def _constant_columns(query: exp.Expr) -> dict[str, exp.Expr]:
     """The columns of ``query`` that are the same literal in every branch, by name."""
     branches = union_all_selects(query, parenthesised=True)
     if not branches or any(
-        isinstance(p, exp.Star) or isinstance(p.unalias(), exp.Star)
-        for branch in branches
-        for p in branch.expressions
+        isinstance(p.unalias(), exp.Star) for branch in branches for p in branch.expressions
     ):
         return {}
     names = [p.alias_or_name for p in branches[0].expressions]

@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import is_integer_literal, truthy_args
+from sqlequiv.normalize._util import is_integer_literal, leftmost_select, truthy_args
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -91,11 +91,7 @@ def _limit(query: exp.Expr) -> int | None:
 
 def _width(union: exp.Union) -> int | None:
     """The number of output columns of a UNION (its first branch's)."""
-    first: exp.Expr = union
-    while isinstance(first, exp.SetOperation | exp.Subquery):
-        first = first.this
-    if not isinstance(first, exp.Select) or any(
-        isinstance(p, exp.Star) or isinstance(p.unalias(), exp.Star) for p in first.expressions
-    ):
+    first = leftmost_select(union)
+    if first is None or any(isinstance(p.unalias(), exp.Star) for p in first.expressions):
         return None
     return len(first.expressions)
