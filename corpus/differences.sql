@@ -77,6 +77,12 @@ SELECT order_id, amount FROM orders;
 SELECT order_id FROM orders WHERE LOWER(status) = 'paid';
 SELECT order_id FROM orders WHERE status = 'paid';
 
+# title: UPPER of LOWER vs UPPER, for the letters whose case mappings do not round-trip
+# expect: not_equivalent
+# note: SQLSolver's Spark pair 45 calls these equivalent; UPPER(LOWER(x)) of the Ohm sign U+2126 is the capital omega U+03A9 (DuckDB, and Java's toUpperCase in Spark)
+SELECT customer_id, UPPER(LOWER(name)) FROM customers;
+SELECT customer_id, UPPER(name) FROM customers;
+
 # title: SUBSTRING from the second character vs a prefix test
 # expect: not_equivalent
 SELECT customer_id FROM customers WHERE SUBSTRING(name, 2, 2) = 'cm';

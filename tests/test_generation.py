@@ -183,6 +183,17 @@ def test_harvest_feeds_boundaries_into_pools(shop: Schema) -> None:
     assert "enterprise" in build_domains(shop, h, 3).of("customers", "plan").values
 
 
+def test_a_case_mapped_column_is_tried_with_letters_that_do_not_round_trip(
+    shop: Schema,
+) -> None:
+    # UPPER(LOWER(x)) is not UPPER(x) for the Ohm sign, whose LOWER is the omega (DuckDB).
+    sql = "SELECT UPPER(LOWER(c.name)), c.plan FROM customers c"
+    h = harvest([qualify_query(parse_one(sql), shop, "duckdb")])
+    domains = build_domains(shop, h, 3)
+    assert {"\u2126", "\u0130"} <= set(domains.of("customers", "name").values)
+    assert "\u2126" not in domains.of("customers", "plan").values  # not case-mapped
+
+
 def test_around_timestamps_step_one_microsecond() -> None:
     values = around("2026-10-01 00:00:00", "timestamp")
     assert dt.datetime(2026, 9, 30, 23, 59, 59, 999999) in values

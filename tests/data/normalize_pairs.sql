@@ -1053,6 +1053,71 @@ SELECT o.order_id, c.name FROM orders o LEFT JOIN customers c ON c.customer_id =
 SELECT t.v FROM (SELECT c.customer_id, (SELECT CASE WHEN COUNT(*) > 1 THEN ERROR('two') ELSE MIN(o.amount) END FROM orders o WHERE o.order_id = 1) AS v FROM customers c) t;
 SELECT t.v FROM (SELECT c.customer_id, (SELECT o.amount FROM orders o WHERE o.order_id = 1) AS v FROM customers c) t;
 
+# Queries over at most one row (one_row_sources): Spark's redundant GROUP BY and DISTINCT
+# title: one-row-source-group-by
+# expect: equivalent
+# method: normalized
+SELECT s.name FROM (SELECT name FROM customers ORDER BY customer_id LIMIT 1) s GROUP BY s.name;
+SELECT s.name FROM (SELECT name FROM customers ORDER BY customer_id LIMIT 1) s;
+
+# title: one-row-source-aggregate-distinct
+# expect: equivalent
+# method: normalized
+SELECT SUM(DISTINCT s.amount), COUNT(DISTINCT s.amount) FROM (SELECT amount FROM orders ORDER BY order_id LIMIT 1) s GROUP BY s.amount;
+SELECT SUM(s.amount), COUNT(s.amount) FROM (SELECT amount FROM orders ORDER BY order_id LIMIT 1) s GROUP BY s.amount;
+
+# title: one-row-source-select-distinct-over-aggregate
+# expect: equivalent
+# method: normalized
+SELECT DISTINCT s.m FROM (SELECT MAX(amount) AS m FROM orders) s WHERE s.m > 1;
+SELECT s.m FROM (SELECT MAX(amount) AS m FROM orders) s WHERE s.m > 1;
+
+# LIMIT below LEFT JOINs that meet at most one row (left_join_limits): Calcite's
+# SortJoinTransposeRule, Spark's LimitPushDown
+# title: left-join-limit-pushed-below
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, c.name FROM orders o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id LIMIT 3;
+SELECT o.order_id, c.name FROM (SELECT * FROM orders ORDER BY order_id LIMIT 3) o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id;
+
+# title: left-join-limit-kept-above-too
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, c.name FROM orders o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id DESC LIMIT 2;
+SELECT o.order_id, c.name FROM (SELECT * FROM orders ORDER BY order_id DESC LIMIT 2) o LEFT JOIN customers c ON o.customer_id = c.customer_id ORDER BY o.order_id DESC LIMIT 2;
+
+# title: left-join-limit-under-a-parenthesised-join
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, c.plan FROM (orders o LEFT JOIN customers c ON c.customer_id = o.customer_id AND c.plan = 'x') ORDER BY o.order_id LIMIT 2;
+SELECT o.order_id, c.plan FROM ((SELECT * FROM orders ORDER BY order_id LIMIT 2) o LEFT JOIN customers c ON c.customer_id = o.customer_id AND c.plan = 'x') ORDER BY o.order_id;
+
+# title: left-join-limit-smaller-inner-limit
+# expect: equivalent
+# method: normalized
+SELECT o.order_id, c.name FROM (SELECT * FROM orders ORDER BY order_id LIMIT 2) o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id LIMIT 5;
+SELECT o.order_id, c.name FROM (SELECT * FROM orders ORDER BY order_id LIMIT 2) o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id;
+
+# UNION ALL branches' own LIMIT under the UNION's, no order (Spark's LimitPushDown)
+# title: union-all-unordered-branch-limits
+# expect: equivalent
+# method: normalized
+(SELECT name FROM customers) UNION ALL (SELECT plan FROM customers) LIMIT 3;
+(SELECT name FROM customers LIMIT 3) UNION ALL (SELECT plan FROM customers LIMIT 4) LIMIT 3;
+
+# Derived tables' columns in any order (sort_derived_columns)
+# title: derived-columns-in-another-order
+# expect: equivalent
+# method: normalized
+SELECT s.p, COUNT(*) FROM (SELECT DISTINCT name AS n, plan AS p FROM customers) s GROUP BY s.p;
+SELECT s.p, COUNT(*) FROM (SELECT DISTINCT plan AS p, name AS n FROM customers) s GROUP BY s.p;
+
+# title: derived-columns-in-another-order-with-ordinals
+# expect: equivalent
+# method: normalized
+SELECT s.n FROM (SELECT amount AS a, order_id AS n FROM orders ORDER BY 1 DESC NULLS LAST, 2 LIMIT 2) s WHERE s.a > 1;
+SELECT s.n FROM (SELECT order_id AS n, amount AS a FROM orders ORDER BY 2 DESC NULLS LAST, 1 LIMIT 2) s WHERE s.a > 1;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -1950,3 +2015,53 @@ SELECT customer_id, MAX(amount) FROM orders GROUP BY customer_id;
 # expect: not_equivalent
 SELECT DISTINCT c.plan, (SELECT COUNT(*) FROM customers d WHERE d.plan = c.plan AND d.name > 'a') FROM customers c WHERE c.plan IS NOT NULL;
 SELECT plan, COUNT(*) FROM customers WHERE plan IS NOT NULL GROUP BY plan;
+
+
+# near miss (one_row_sources): LIMIT 2 keeps two rows, which may repeat an amount
+# title: near-miss-two-row-source-aggregate-distinct
+# expect: not_equivalent
+SELECT SUM(DISTINCT s.amount) FROM (SELECT amount FROM orders ORDER BY order_id LIMIT 2) s GROUP BY s.amount;
+SELECT SUM(s.amount) FROM (SELECT amount FROM orders ORDER BY order_id LIMIT 2) s GROUP BY s.amount;
+
+# near miss (one_row_sources): a join beside the one-row source multiplies its row
+# title: near-miss-one-row-source-joined
+# expect: not_equivalent
+SELECT DISTINCT s.name FROM (SELECT name FROM customers ORDER BY customer_id LIMIT 1) s, orders o;
+SELECT s.name FROM (SELECT name FROM customers ORDER BY customer_id LIMIT 1) s, orders o;
+
+# near miss (left_join_limits): customer_id is no key of orders, a customer meets several
+# title: near-miss-left-join-limit-many-matches
+# expect: not_equivalent
+SELECT c.customer_id, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id ORDER BY c.customer_id LIMIT 1;
+SELECT c.customer_id, o.order_id FROM (SELECT * FROM customers ORDER BY customer_id LIMIT 1) c LEFT JOIN orders o ON o.customer_id = c.customer_id ORDER BY c.customer_id;
+
+# near miss (left_join_limits): an inner join drops rows the limit counted
+# title: near-miss-inner-join-limit
+# expect: not_equivalent
+SELECT o.order_id, c.name FROM orders o JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id LIMIT 1;
+SELECT o.order_id, c.name FROM (SELECT * FROM orders ORDER BY order_id LIMIT 1) o JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id;
+
+# near miss (left_join_limits): the inner LIMIT is larger than the query's
+# title: near-miss-left-join-larger-inner-limit
+# expect: not_equivalent
+SELECT o.order_id, c.name FROM (SELECT * FROM orders ORDER BY order_id LIMIT 3) o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id LIMIT 2;
+SELECT o.order_id, c.name FROM (SELECT * FROM orders ORDER BY order_id LIMIT 3) o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id;
+
+# near miss (left_join_limits): ordered by the padded side's column
+# title: near-miss-left-join-limit-ordered-by-padded-side
+# expect: not_equivalent
+SELECT o.order_id, c.name FROM orders o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY c.name, o.order_id LIMIT 1;
+SELECT o.order_id, c.name FROM (SELECT * FROM orders ORDER BY order_id LIMIT 1) o LEFT JOIN customers c ON c.customer_id = o.customer_id ORDER BY c.name, o.order_id;
+
+# near miss (union_branch_limits): a branch cut below the UNION's LIMIT
+# title: near-miss-union-all-unordered-branch-limit-smaller
+# expect: not_equivalent
+SELECT name FROM customers UNION ALL SELECT plan FROM customers LIMIT 3;
+(SELECT name FROM customers LIMIT 1) UNION ALL (SELECT plan FROM customers LIMIT 1) LIMIT 3;
+
+
+# near miss (sort_derived_columns): the columns swapped, the ordinal left as it was
+# title: near-miss-derived-columns-swapped-ordinal-kept
+# expect: not_equivalent
+SELECT s.n FROM (SELECT amount AS a, order_id AS n FROM orders ORDER BY 1 DESC NULLS LAST, 2 LIMIT 1) s;
+SELECT s.n FROM (SELECT order_id AS n, amount AS a FROM orders ORDER BY 1 DESC NULLS LAST, 2 LIMIT 1) s;

@@ -91,7 +91,11 @@ from sqlequiv.normalize.exists_select_one import exists_select_one
 from sqlequiv.normalize.expand_between import expand_between
 from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_exists import flatten_exists
-from sqlequiv.normalize.flatten_inner_joins import flatten_inner_joins, unnest_inner_join_trees
+from sqlequiv.normalize.flatten_inner_joins import (
+    flatten_inner_joins,
+    unnest_from_join_trees,
+    unnest_inner_join_trees,
+)
 from sqlequiv.normalize.fold_integer_literals import fold_integer_literals, fold_string_literals
 from sqlequiv.normalize.foreign_key_joins import foreign_key_joins
 from sqlequiv.normalize.having_to_where import having_to_where
@@ -100,6 +104,7 @@ from sqlequiv.normalize.inline_ctes import inline_ctes
 from sqlequiv.normalize.intersect_same_table import intersect_same_table
 from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
 from sqlequiv.normalize.key_lookups import key_lookups
+from sqlequiv.normalize.left_join_limits import left_join_limits
 from sqlequiv.normalize.left_join_semijoin import left_join_semijoin
 from sqlequiv.normalize.left_join_to_scalar import left_join_to_scalar
 from sqlequiv.normalize.lift_grouped_join import lift_grouped_join
@@ -109,6 +114,7 @@ from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.merge_ranked_tables import merge_ranked_tables
 from sqlequiv.normalize.normalize_in import normalize_in
 from sqlequiv.normalize.not_in_to_not_exists import not_in_to_not_exists
+from sqlequiv.normalize.one_row_sources import one_row_sources
 from sqlequiv.normalize.order_sources import order_sources
 from sqlequiv.normalize.orient_comparisons import orient_comparisons
 from sqlequiv.normalize.prune_derived_columns import prune_derived_columns
@@ -122,11 +128,12 @@ from sqlequiv.normalize.set_consumed_sources import set_consumed_sources
 from sqlequiv.normalize.single_row_groups import single_row_groups
 from sqlequiv.normalize.single_value_subqueries import single_value_subqueries
 from sqlequiv.normalize.sort_connectives import sort_connectives
+from sqlequiv.normalize.sort_derived_columns import sort_derived_columns
 from sqlequiv.normalize.sort_group_by import sort_group_by
 from sqlequiv.normalize.sort_projections import sort_projections
 from sqlequiv.normalize.sort_set_operations import sort_set_operations
 from sqlequiv.normalize.spelled_out_in import spelled_out_in, spelled_out_not_in
-from sqlequiv.normalize.strip_parens import strip_parens
+from sqlequiv.normalize.strip_parens import strip_parens, strip_set_operand_parens
 from sqlequiv.normalize.sum_of_indicators import sum_of_indicators
 from sqlequiv.normalize.top_rows_limit import top_rows_limit
 from sqlequiv.normalize.two_valued_in import two_valued_in
@@ -169,6 +176,8 @@ RULES: tuple[Rule, ...] = (
     left_join_to_scalar,  # these two before the joins they leave are flattened and merged
     left_join_semijoin,
     unnest_inner_join_trees,
+    unnest_from_join_trees,
+    one_row_sources,
     flatten_inner_joins,
     count_never_null,
     constant_exists,
@@ -180,6 +189,7 @@ RULES: tuple[Rule, ...] = (
     merge_derived_tables,
     merge_ranked_tables,
     top_rows_limit,
+    left_join_limits,  # after the derived tables a LEFT JOIN pads are merged
     count_distinct_rows,
     scalar_derived_tables,
     single_value_subqueries,
@@ -223,6 +233,7 @@ RULES: tuple[Rule, ...] = (
     constant_order_keys,
     resolve_order_ordinals,
     union_branch_limits,
+    strip_set_operand_parens,  # after the branch limits that union_branch_limits drops
     aggregates_over_nothing,
     empty_results,
     # Naming phase: the order of sources, then the names derived from it.
@@ -239,6 +250,7 @@ RULES: tuple[Rule, ...] = (
     sort_group_by,
     distinct_group_by,
     sort_set_operations,
+    sort_derived_columns,
     sort_projections,
     # Safety net: the rendering must be unambiguous.
     ensure_parens,

@@ -601,6 +601,23 @@ def is_integer_literal(node: exp.Expr) -> bool:
     return isinstance(node, exp.Literal) and not node.is_string and node.is_int
 
 
+def limit_rows(query: exp.Expr) -> int | None:
+    """The row count of ``query``'s ``LIMIT n`` or ``FETCH FIRST/NEXT n ROWS ONLY`` (a literal
+    ``n``, no OFFSET part, no PERCENT or WITH TIES), else None."""
+    limit = query.args.get("limit")
+    if isinstance(limit, exp.Limit) and truthy_args(limit) == {"expression"}:
+        value = limit.expression
+    elif isinstance(limit, exp.Fetch) and truthy_args(limit) <= {"direction", "count",
+                                                                 "limit_options"}:  # fmt: skip
+        options = limit.args.get("limit_options")
+        if options is not None and truthy_args(options) - {"rows"}:
+            return None  # PERCENT or WITH TIES
+        value = limit.args.get("count")
+    else:
+        return None
+    return int(value.to_py()) if is_integer_literal(value) else None
+
+
 def reverse_preorder(root: exp.Expr) -> list[exp.Expr]:
     """Every node of ``root``, descendants before their ancestors."""
     return list(reversed(list(root.dfs())))
@@ -722,6 +739,22 @@ def same_declared_type(x: exp.Expr, y: exp.Expr) -> bool:
     if any(t is None or t.this == exp.DataType.Type.UNKNOWN for t in known):
         return False
     return bool(known[0].sql() == known[1].sql())  # type: ignore[union-attr]
+
+
+def pinned_column(condition: exp.Expr, alias: str) -> str | None:
+    """The column of ``alias`` that ``condition`` equates, by ``=`` between operands of one
+    declared type, with a deterministic expression that does not read ``alias``."""
+    if not isinstance(condition, exp.EQ):
+        return None
+    for mine, other in ((condition.this, condition.expression),
+                        (condition.expression, condition.this)):  # fmt: skip
+        if not isinstance(mine, exp.Column) or mine.table != alias:
+            continue
+        if any(c.table == alias for c in other.find_all(exp.Column)):
+            continue
+        if same_declared_type(mine, other) and is_deterministic(other):
+            return mine.name
+    return None
 
 
 def in_subquery(node: exp.In, clauses: frozenset[str]) -> tuple[exp.Column, exp.Select] | None:

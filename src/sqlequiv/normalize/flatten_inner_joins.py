@@ -18,6 +18,11 @@ such a filter must not see, so it leaves the clause alone. A WHERE that is TRUE 
 A parenthesized join tree among inner joins, ``A JOIN (B CROSS JOIN C) ON p``, is
 first unnested into ``A JOIN B JOIN C ON p`` (:func:`unnest_inner_join_trees`): with
 inner joins only, both are the product of the three filtered by every condition.
+
+A FROM that is a parenthesized join tree of any joins, ``FROM (A LEFT JOIN B ON p) JOIN
+C ON q``, is unnested into ``FROM A LEFT JOIN B ON p JOIN C ON q``
+(:func:`unnest_from_join_trees`): joins associate to the left, so the second already
+joins ``C`` to the result of ``A LEFT JOIN B ON p``; each ON reads what it read before.
 """
 
 from __future__ import annotations
@@ -133,3 +138,34 @@ def _join_tree(node: exp.Expr) -> tuple[exp.Table, list[exp.Join]] | None:
     if not is_simple_source(bare):
         return None
     return bare, [j.copy() for j in nested]
+
+
+def unnest_from_join_trees(expression: E) -> E:
+    """Unnest a parenthesized join tree that is the first source of a FROM.
+
+    Example:
+        >>> import sqlglot
+        >>> sql = "SELECT a.x FROM (a AS a LEFT JOIN b AS b ON a.x = b.x) JOIN c AS c ON TRUE"
+        >>> unnest_from_join_trees(sqlglot.parse_one(sql)).sql()
+        'SELECT a.x FROM a AS a LEFT JOIN b AS b ON a.x = b.x JOIN c AS c ON TRUE'
+    """
+    for select in list(expression.find_all(exp.Select)):
+        from_ = select.args.get("from_")
+        if from_ is None or select.args.get("laterals"):
+            continue
+        tree = from_.this
+        if not isinstance(tree, exp.Subquery) or truthy_args(tree) != {"this"}:
+            continue
+        table = tree.this  # a table or a derived table, holding the tree's joins
+        if not isinstance(table, (exp.Table, exp.Subquery)) or not table.args.get("joins"):
+            continue
+        nested = list(table.args["joins"])
+        if any(join.args.get("using") or join.args.get("method") for join in nested):
+            continue  # NATURAL or USING: the columns they merge are named by the tree
+        bare = table.copy()
+        bare.set("joins", None)
+        if not is_simple_source(bare):
+            continue
+        from_.set("this", bare)
+        select.set("joins", [join.copy() for join in nested] + list(select.args.get("joins") or []))
+    return expression

@@ -30,10 +30,9 @@ from sqlequiv.normalize._util import (
     conjuncts,
     contains,
     fresh_name,
-    is_deterministic,
     own_nodes,
+    pinned_column,
     read_as_value,
-    same_declared_type,
     truthy_args,
 )
 from sqlequiv.policy import is_volatile
@@ -113,7 +112,7 @@ def _rewrite(root: exp.Expr, select: exp.Select, subquery: exp.Subquery, schema:
     if contains(query, exp.Subquery, exp.AggFunc, exp.Window) or is_volatile(query):
         return
     parts = conjuncts(where.this)
-    pinned = {name for name in (_pinned(p, alias) for p in parts) if name is not None}
+    pinned = {name for name in (pinned_column(p, alias) for p in parts) if name is not None}
     if not schema.table(table.name).keyed_by(pinned):
         return
     fresh = fresh_name(root, alias)
@@ -129,18 +128,3 @@ def _rewrite(root: exp.Expr, select: exp.Select, subquery: exp.Subquery, schema:
     # A projection's name is on the subquery itself: the column keeps it.
     name = subquery.alias
     subquery.replace(exp.alias_(read, name) if name else read)
-
-
-def _pinned(condition: exp.Expr, alias: str) -> str | None:
-    """The column of ``alias`` that ``condition`` equates with what does not read it."""
-    if not isinstance(condition, exp.EQ):
-        return None
-    for mine, other in ((condition.this, condition.expression),
-                        (condition.expression, condition.this)):  # fmt: skip
-        if not isinstance(mine, exp.Column) or mine.table != alias:
-            continue
-        if any(c.table == alias for c in other.find_all(exp.Column)):
-            continue
-        if same_declared_type(mine, other) and is_deterministic(other):
-            return mine.name
-    return None

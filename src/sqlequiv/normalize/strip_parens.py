@@ -7,6 +7,12 @@ body, a projection, a function argument), or when the operator around it binds
 more loosely than the operator inside (a comparison under AND, OR or NOT; an
 AND under AND; an AND or OR under OR). The tree does not change meaning; only
 its rendering does, and the rendering of the remaining tree is unambiguous.
+
+The parentheses around a set operation's operand go too when the operand is a plain
+SELECT, without ORDER BY, LIMIT, OFFSET or WITH of its own
+(:func:`strip_set_operand_parens`): ``(SELECT a FROM t) UNION ALL (SELECT b FROM u)
+LIMIT 3`` is ``SELECT a FROM t UNION ALL SELECT b FROM u LIMIT 3``, whose LIMIT binds to
+the UNION all the same.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from sqlequiv.normalize._util import (
     TIGHT,
     reverse_preorder,
     self_delimited,
+    truthy_args,
 )
 
 E = TypeVar("E", bound=exp.Expr)
@@ -78,3 +85,25 @@ def _removable(paren: exp.Paren) -> bool:
     if isinstance(parent, exp.Or):
         return isinstance(child, (*_PREDICATES, exp.Not, exp.And, exp.Or))
     return False
+
+
+def strip_set_operand_parens(expression: E) -> E:
+    """Remove the parentheses around the plain SELECT operands of set operations.
+
+    Example:
+        >>> import sqlglot
+        >>> sql = "(SELECT a FROM t) UNION ALL (SELECT b FROM u LIMIT 1) LIMIT 3"
+        >>> strip_set_operand_parens(sqlglot.parse_one(sql)).sql()
+        'SELECT a FROM t UNION ALL (SELECT b FROM u LIMIT 1) LIMIT 3'
+    """
+    for operation in list(expression.find_all(exp.SetOperation)):
+        for operand in (operation.this, operation.expression):
+            if not isinstance(operand, exp.Subquery) or truthy_args(operand) != {"this"}:
+                continue
+            query = operand.this
+            if not isinstance(query, exp.Select):
+                continue
+            if truthy_args(query) & {"order", "limit", "offset", "with_"}:
+                continue
+            operand.replace(query)
+    return expression

@@ -12,6 +12,14 @@ row. The sort keys must be every output column, so that rows that tie are equal 
 (the first ``n`` rows are one bag, whichever tied rows an engine keeps); the branch's
 keys must be the outer ones, position for position, with the same direction and NULL
 placement. Only UNION ALL, with LIMIT and no OFFSET on the branch and the outer query.
+
+Spark's LimitPushDown writes ``(a UNION ALL b) LIMIT 10`` as ``((a LIMIT 10) UNION ALL (b
+LIMIT 10)) LIMIT 10``, with no order anywhere; the second is written back as the first
+too. There the outer query returns any ``n`` rows of the UNION ALL, whichever the engine
+picks, and so does it over branches cut to any ``m >= n`` of their rows: at most ``n``
+of the rows it returns come from one branch, and the cut may keep those, so each query
+can return exactly the bags of rows the other can. A branch with an ORDER BY keeps its
+first rows in that order, not any: it is left alone.
 """
 
 from __future__ import annotations
@@ -20,7 +28,12 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import is_integer_literal, leftmost_select, truthy_args
+from sqlequiv.normalize._util import (
+    is_integer_literal,
+    leftmost_select,
+    limit_rows,
+    truthy_args,
+)
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -43,9 +56,14 @@ def union_branch_limits(expression: E) -> E:
 def _drop_branch_limits(union: exp.Union) -> None:
     if union.args.get("distinct") or union.args.get("offset"):
         return
+    rows = limit_rows(union)
+    if rows is None:
+        return
+    if union.args.get("order") is None:
+        _drop_unordered_limits(union, rows)
+        return
     keys = _ordinal_keys(union)
-    rows = _limit(union)
-    if keys is None or rows is None:
+    if keys is None:
         return
     width = _width(union)
     if width is None or {k.this.to_py() for k in keys} != set(range(1, width + 1)):
@@ -54,13 +72,27 @@ def _drop_branch_limits(union: exp.Union) -> None:
         query = branch.this if isinstance(branch, exp.Subquery) else branch
         if not isinstance(query, exp.Select) or query.args.get("offset"):
             continue
-        own = _limit(query)
+        own = limit_rows(query)
         if own is None or own < rows or _ordinal_keys(query) != keys:
             continue
-        query.set("order", None)
-        query.set("limit", None)
-        if isinstance(branch, exp.Subquery) and truthy_args(branch) == {"this"}:
-            branch.replace(query)
+        _drop_limit(branch, query)
+
+
+def _drop_unordered_limits(union: exp.Union, rows: int) -> None:
+    for branch in (union.this, union.expression):
+        query = branch.this if isinstance(branch, exp.Subquery) else branch
+        if not isinstance(query, exp.Select) or truthy_args(query) & {"offset", "order"}:
+            continue
+        own = limit_rows(query)
+        if own is not None and own >= rows:
+            _drop_limit(branch, query)
+
+
+def _drop_limit(branch: exp.Expr, query: exp.Select) -> None:
+    query.set("order", None)
+    query.set("limit", None)
+    if isinstance(branch, exp.Subquery) and truthy_args(branch) == {"this"}:
+        branch.replace(query)
 
 
 def _ordinal_keys(query: exp.Expr) -> list[exp.Ordered] | None:
@@ -71,22 +103,6 @@ def _ordinal_keys(query: exp.Expr) -> list[exp.Ordered] | None:
     if not all(isinstance(k, exp.Ordered) and is_integer_literal(k.this) for k in keys):
         return None
     return keys
-
-
-def _limit(query: exp.Expr) -> int | None:
-    """The row count of ``query``'s ``LIMIT n`` or ``FETCH FIRST/NEXT n ROWS ONLY``."""
-    limit = query.args.get("limit")
-    if isinstance(limit, exp.Limit) and truthy_args(limit) == {"expression"}:
-        value = limit.expression
-    elif isinstance(limit, exp.Fetch) and truthy_args(limit) <= {"direction", "count",
-                                                                 "limit_options"}:  # fmt: skip
-        options = limit.args.get("limit_options")
-        if options is not None and truthy_args(options) - {"rows"}:
-            return None  # PERCENT or WITH TIES
-        value = limit.args.get("count")
-    else:
-        return None
-    return int(value.to_py()) if is_integer_literal(value) else None
 
 
 def _width(union: exp.Union) -> int | None:
