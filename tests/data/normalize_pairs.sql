@@ -1118,6 +1118,14 @@ SELECT s.p, COUNT(*) FROM (SELECT DISTINCT plan AS p, name AS n FROM customers) 
 SELECT s.n FROM (SELECT amount AS a, order_id AS n FROM orders ORDER BY 1 DESC NULLS LAST, 2 LIMIT 2) s WHERE s.a > 1;
 SELECT s.n FROM (SELECT order_id AS n, amount AS a FROM orders ORDER BY 2 DESC NULLS LAST, 1 LIMIT 2) s WHERE s.a > 1;
 
+# A LEFT JOIN to per-key aggregates over a join, as a scalar subquery (left_join_to_scalar):
+# TPC-H's query 2 decorrelated
+# title: left-join-to-scalar-over-a-join
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c LEFT JOIN (SELECT SUM(o2.amount) AS m, o.customer_id AS k FROM orders o, orders o2 WHERE o2.customer_id = o.customer_id AND o.amount > 1 GROUP BY o.customer_id) u ON u.k = c.customer_id WHERE u.m > 5;
+SELECT c.name FROM customers c WHERE (SELECT SUM(o2.amount) FROM orders o JOIN orders o2 ON o2.customer_id = o.customer_id WHERE o.amount > 1 AND o.customer_id = c.customer_id) > 5;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -2065,3 +2073,11 @@ SELECT name FROM customers UNION ALL SELECT plan FROM customers LIMIT 3;
 # expect: not_equivalent
 SELECT s.n FROM (SELECT amount AS a, order_id AS n FROM orders ORDER BY 1 DESC NULLS LAST, 2 LIMIT 1) s;
 SELECT s.n FROM (SELECT order_id AS n, amount AS a FROM orders ORDER BY 1 DESC NULLS LAST, 2 LIMIT 1) s;
+
+
+# near miss (left_join_to_scalar): the derived table also groups by a column the ON does
+# not pin, so a customer meets a group per placed_at
+# title: near-miss-left-join-to-scalar-unpinned-key
+# expect: not_equivalent
+SELECT c.name FROM customers c LEFT JOIN (SELECT SUM(o2.amount) AS m, o.customer_id AS k FROM orders o, orders o2 WHERE o2.customer_id = o.customer_id AND o.amount > 1 GROUP BY o.customer_id, o.placed_at) u ON u.k = c.customer_id WHERE u.m > 5;
+SELECT c.name FROM customers c WHERE (SELECT SUM(o2.amount) FROM orders o JOIN orders o2 ON o2.customer_id = o.customer_id WHERE o.amount > 1 AND o.customer_id = c.customer_id) > 5;

@@ -6,7 +6,8 @@ AVG(x.q) AS v, x.pk AS k FROM lineitem x GROUP BY x.pk) u ON u.k = p.pk ... WHER
 u.v``. This rule writes the second back as the first.
 
 Why this is sound. The derived table ``u`` groups one table ``X`` (or one derived table,
-under the conditions below for a nested query) by exactly the keys
+under the conditions below for a nested query), or the inner or cross join of several
+(TPC-H's query 2 decorrelated: ``partsupp, supplier, nation, region``), by exactly the keys
 the ON equates (conjuncts ``u.k = e``, ``e`` not reading ``u``, of one declared type),
 so a row of the other sources meets at most one group: the LEFT JOIN keeps each such
 row once. On it, ``u.v`` is the value of ``v`` over the group of rows of ``X`` whose keys
@@ -20,7 +21,8 @@ WHERE) moves with it when ``u`` reads nothing from outside itself and calls noth
 volatile: it then means the same in the scalar subquery. The join may be anywhere in
 the FROM: it
 keeps each row before it once, and a read of ``u.v`` in a later ON becomes the same
-subquery. ``X`` takes a fresh name in each subquery, so that the outer columns are not captured.
+subquery. Each source of ``u`` takes a fresh name in each subquery, so that the outer
+columns are not captured; the joins keep their ON, renamed alike.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from sqlequiv.normalize._util import (
     conjuncts,
     fresh_name,
     is_deterministic,
+    is_inner_join,
     is_inside,
     is_simple_subquery,
     is_simple_table,
@@ -88,17 +91,18 @@ def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
     if not isinstance(body, exp.Select) or truthy_args(body) - {
         "expressions",
         "from_",
+        "joins",
         "where",
         "group",
     }:
         return
     keys = plain_group(body)
-    table = body.args["from_"].this if body.args.get("from_") else None
-    if keys is None or table is None or not (is_simple_table(table) or is_simple_subquery(table)):
+    tables = _sources(body)
+    if keys is None or tables is None:
         return
-    inner = table.alias_or_name
-    if any(
-        n is not table and n.alias_or_name == inner
+    inners = [table.alias_or_name for table in tables]
+    if len(set(inners)) != len(inners) or any(
+        n.alias_or_name in inners and not any(n is t for t in tables)
         for n in body.find_all(exp.Table, exp.Subquery)
     ):
         return
@@ -127,10 +131,26 @@ def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
         return
     if any(c.find_ancestor(exp.Select) is not select for c in outside):
         return  # read by a nested query
-    fresh = fresh_name(root, inner)
     select.set("joins", [j for j in select.args.get("joins") or [] if j is not join] or None)
     for column in outside:
-        column.replace(_scalar(body, values[column.name], pinned, key_of, inner, fresh))
+        renames = {inner: fresh_name(root, inner) for inner in inners}
+        column.replace(_scalar(body, values[column.name], pinned, key_of, renames))
+
+
+def _sources(body: exp.Select) -> list[exp.Expr] | None:
+    """The FROM source of ``body`` and those it inner- or cross-joins, each a plain table
+    or derived table; None for anything else (an outer join, USING, NATURAL, LATERAL)."""
+    from_ = body.args.get("from_")
+    if from_ is None:
+        return None
+    tables = [from_.this]
+    for join in body.args.get("joins") or []:
+        if not is_inner_join(join) or truthy_args(join) - {"this", "on", "kind"}:
+            return None
+        tables.append(join.this)
+    if not all(is_simple_table(t) or is_simple_subquery(t) for t in tables):
+        return None
+    return tables
 
 
 def _strict_aggregate(value: exp.Expr) -> bool:
@@ -178,17 +198,22 @@ def _scalar(
     value: exp.Expr,
     pinned: dict[str, exp.Expr],
     key_of: dict[str, exp.Expr],
-    inner: str,
-    fresh: str,
+    renames: dict[str, str],
 ) -> exp.Expr:
-    """``(SELECT value FROM X AS fresh WHERE <body's WHERE> AND k = e ...)``, the columns
-    of ``X`` renamed to ``fresh`` (the outer expressions ``e`` keep theirs)."""
+    """``(SELECT value FROM X AS fresh ... WHERE <body's WHERE> AND k = e ...)``, each
+    source of the body and its columns renamed by ``renames`` (the outer expressions
+    ``e`` keep theirs)."""
 
     def own(node: exp.Expr) -> exp.Expr:
         copy = node.copy()
         for column in copy.find_all(exp.Column):
-            if column.table == inner:
-                column.set("table", exp.to_identifier(fresh))
+            if column.table in renames:
+                column.set("table", exp.to_identifier(renames[column.table]))
+        return copy
+
+    def renamed(table: exp.Expr) -> exp.Expr:
+        copy = own(table)
+        copy.set("alias", exp.TableAlias(this=exp.to_identifier(renames[table.alias_or_name])))
         return copy
 
     where = body.args.get("where")
@@ -197,9 +222,14 @@ def _scalar(
         conditions.append(own(where.this))
     for name, other in pinned.items():
         conditions.append(exp.EQ(this=own(key_of[name]), expression=other.copy()))
-    table = body.args["from_"].this.copy()
-    table.set("alias", exp.TableAlias(this=exp.to_identifier(fresh)))
-    sub = exp.select(own(value)).from_(table)
+    sub = exp.select(own(value)).from_(renamed(body.args["from_"].this))
+    joins = []
+    for join in body.args.get("joins") or []:
+        copy = own(join)
+        copy.set("this", renamed(join.this))
+        joins.append(copy)
+    if joins:
+        sub.set("joins", joins)
     if conditions:
         sub.set("where", exp.Where(this=and_all(conditions)))
     return exp.Subquery(this=sub)
