@@ -249,3 +249,36 @@ WHERE placed_at >= TIMESTAMP '2026-01-01' AND placed_at < TIMESTAMP '2027-01-01'
 # note: the normalizer makes the key lookup a LEFT JOIN; the prover, with the NOT NULL foreign key, an inner one
 SELECT o.order_id, (SELECT c.name FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o;
 SELECT o.order_id, c.name FROM orders o JOIN customers c ON c.customer_id = o.customer_id;
+
+# title: a WHERE rewritten to its conjunctive form under a window over groups
+# schema: shop
+# expect: equivalent
+# method: symbolic
+# note: the prover does not read the derived table whole (a window over groups); the two are alike but for the WHERE, which z3 shows keeps the same rows (TPC-DS query 53 and sqlglot's optimizer)
+SELECT x.customer_id, x.total FROM (
+  SELECT customer_id, SUM(amount) AS total, AVG(SUM(amount)) OVER (PARTITION BY customer_id) AS mean
+  FROM orders WHERE (status = 'paid' AND amount > 10) OR (status = 'new' AND amount > 100)
+  GROUP BY customer_id, status) AS x
+WHERE x.total > x.mean;
+SELECT x.customer_id, x.total FROM (
+  SELECT customer_id, SUM(amount) AS total, AVG(SUM(amount)) OVER (PARTITION BY customer_id) AS mean
+  FROM orders WHERE (status = 'paid' OR status = 'new') AND (status = 'paid' OR amount > 100)
+    AND (amount > 10 OR status = 'new') AND (amount > 10 OR amount > 100)
+  GROUP BY customer_id, status) AS x
+WHERE x.total > x.mean;
+
+# title: the same, with a clause of the conjunctive form dropped
+# schema: shop
+# expect: not_equivalent
+# note: a new order of amount 50 passes the second WHERE only
+SELECT x.customer_id, x.total FROM (
+  SELECT customer_id, SUM(amount) AS total, AVG(SUM(amount)) OVER (PARTITION BY customer_id) AS mean
+  FROM orders WHERE (status = 'paid' AND amount > 10) OR (status = 'new' AND amount > 100)
+  GROUP BY customer_id, status) AS x
+WHERE x.total >= x.mean;
+SELECT x.customer_id, x.total FROM (
+  SELECT customer_id, SUM(amount) AS total, AVG(SUM(amount)) OVER (PARTITION BY customer_id) AS mean
+  FROM orders WHERE (status = 'paid' OR status = 'new') AND (amount > 10 OR status = 'new')
+    AND (amount > 10 OR amount > 100)
+  GROUP BY customer_id, status) AS x
+WHERE x.total >= x.mean;

@@ -10,6 +10,8 @@ from sqlequiv.guard import guard_query
 from sqlequiv.pipeline import PROVING_STAGES
 from sqlequiv.schema import load_schema
 from sqlequiv.symbolic.prove.congruence import differing_parts, prove_by_parts
+from sqlequiv.symbolic.prove.filters import same_filter
+from sqlequiv.symbolic.prove.solver import ProofSolver
 
 SCHEMA = "CREATE TABLE t (a INT, b INT); CREATE TABLE u (a INT, c INT)"
 #: An outer condition past the prover's own limit (100 alternatives in one condition).
@@ -129,3 +131,59 @@ def test_each_part_is_held_to_the_provers_size_limits() -> None:
     verdict = check(big(f"({wide}) AND t.b > 1"), big(f"({wide}) AND 1 < t.b + 0"), SCHEMA,
                     stages=PROVING_STAGES)  # fmt: skip
     assert verdict.verdict == "unknown"
+
+
+def ranked(where: str) -> str:
+    """A derived table with a window over groups, which the prover does not read whole."""
+    return (
+        "SELECT x.a, x.s FROM (SELECT t.a AS a, SUM(t.b) AS s, AVG(SUM(t.b)) OVER "
+        f"(PARTITION BY t.a) AS m FROM t AS t WHERE {where} GROUP BY t.a, t.b) AS x "
+        "WHERE x.s > x.m"
+    )
+
+
+#: TPC-DS query 53's filter, as written and in the conjunctive form sqlglot's optimizer gives.
+DNF = "(t.a = 1 AND t.b = 2) OR (t.a = 3 AND t.b = 4)"
+CNF = (
+    "(t.a = 1 OR t.a = 3) AND (t.a = 1 OR t.b = 4) AND (t.b = 2 OR t.a = 3) "
+    "AND (t.b = 2 OR t.b = 4)"
+)
+
+
+def test_a_filter_rewritten_inside_a_query_the_prover_cannot_read_is_proved() -> None:
+    verdict = check(ranked(DNF), ranked(CNF), SCHEMA, stages=PROVING_STAGES)
+    assert (verdict.verdict, verdict.method) == ("equivalent", "symbolic")
+
+
+def test_a_filter_that_keeps_other_rows_is_not_proved() -> None:
+    # Without (t.b = 2 OR t.a = 3) the row a = 1, b = 4 passes.
+    near = ranked(DNF), ranked(CNF.replace(" AND (t.b = 2 OR t.a = 3)", ""))
+    assert check(*near, SCHEMA, stages=PROVING_STAGES).verdict == "unknown"
+    assert check(*near, SCHEMA, options=Options(time_budget=20.0)).verdict == "not_equivalent"
+
+
+def _filters(*conditions: str) -> list[sqlglot.exp.Expr]:
+    typed = []
+    for condition in conditions:
+        tree = sqlglot.parse_one(condition)
+        for column in tree.find_all(sqlglot.exp.Column):
+            column.type = sqlglot.exp.DataType.build("INT")
+        typed.append(tree)
+    return typed
+
+
+def test_filters_agree_only_when_true_on_the_same_values() -> None:
+    solver = ProofSolver(solver_rlimit=1_000_000, max_checks=4)
+    assert same_filter(*_filters("NOT t.a IN (1, 2)", "t.a <> 1 AND t.a <> 2"), solver)
+    # UNKNOWN and FALSE both drop a row: NOT (a = 1) keeps what a <> 1 keeps.
+    assert same_filter(*_filters("NOT t.a = 1", "t.a <> 1"), solver)
+    # A NULL a passes one and not the other.
+    assert not same_filter(*_filters("t.a <> 1 OR t.a IS NULL", "t.a <> 1"), solver)
+    # EXISTS written alike is one atom; written apart, two.
+    exists = "EXISTS (SELECT 1 FROM u AS u WHERE u.a = t.a)"
+    assert same_filter(*_filters(f"{exists} AND t.b > 1", f"t.b >= 2 AND {exists}"), solver)
+    other = exists.replace("u.a = t.a", "u.c = t.a")
+    assert not same_filter(*_filters(f"{exists} AND t.b > 1", f"t.b >= 2 AND {other}"), solver)
+    # A condition that may raise on some row (a CAST out of range) is not a plain filter.
+    cast = "CAST(t.a AS TINYINT) > 1"
+    assert not same_filter(*_filters(cast, f"{cast} AND TRUE"), solver)

@@ -24,6 +24,7 @@ from sqlequiv.schema.model import Schema
 from sqlequiv.search.domains import Domains
 from sqlequiv.symbolic.outcome import BoundedOutcome
 from sqlequiv.symbolic.prove.congruence import prove_by_parts
+from sqlequiv.symbolic.prove.filters import same_filter
 from sqlequiv.symbolic.prove.prover import MAX_CHECKS, Prover
 from sqlequiv.symbolic.prove.witness import witness_databases
 
@@ -182,6 +183,9 @@ class Z3Layer:
                     return False
             return self._prover(schema, False, deadline).equivalent(left, right)
 
+        def filters_agree(left: exp.Expr, right: exp.Expr) -> bool:
+            return same_filter(left, right, self._prover(schema, False, deadline).solver)
+
         for variant in REWRITE_VARIANTS:
             try:
                 forms = [
@@ -195,7 +199,7 @@ class Z3Layer:
                 ]
             except Exception:  # past the normalizer's limits, or a shape it cannot take
                 return False
-            if prove_by_parts(forms[0], forms[1], schema, prove):
+            if prove_by_parts(forms[0], forms[1], schema, prove, same_filter=filters_agree):
                 return True
         return False
 

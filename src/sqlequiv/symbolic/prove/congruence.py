@@ -19,7 +19,15 @@ reads a part's columns by name, so each pair must name its columns alike, in the
 order, and type them alike (a value of another type may print or compute differently
 there, where the prover compares values). A
 difference outside every self-contained query (in the outer query's own WHERE, say)
-leaves the pair unproved.
+leaves the pair unproved, unless it is a whole filter condition, as below.
+
+When the parts above are not proved, a difference may also end at a whole WHERE,
+HAVING or ON condition (:func:`differing_parts` with ``filters=True``): the two
+conditions then stand in the same place of queries written alike everywhere else, so
+they filter the same rows, and :func:`~sqlequiv.symbolic.prove.filters.same_filter`
+proves that they keep the same ones (TRUE on exactly the same values). That reaches a
+condition the optimizer rewrote inside a query the prover does not read as a whole
+(a window over groups), or that reads its enclosing query.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from sqlglot import exp
 from sqlequiv.normalize._scoping import closed
 from sqlequiv.normalize._util import is_inside
 from sqlequiv.schema.model import Schema
+from sqlequiv.symbolic.prove.filters import is_filter
 
 __all__ = ["MAX_PARTS", "differing_parts", "prove_by_parts"]
 
@@ -52,10 +61,11 @@ class _Unprovable(Exception):
 
 
 def differing_parts(
-    left: exp.Expr, right: exp.Expr, schema: Schema
+    left: exp.Expr, right: exp.Expr, schema: Schema, *, filters: bool = False
 ) -> list[tuple[exp.Expr, exp.Expr]] | None:
     """The pairs of self-contained queries outside which ``left`` and ``right`` are written
-    alike, outermost pairs only; None when they differ elsewhere (or not at all).
+    alike, outermost pairs only; None when they differ elsewhere (or not at all). With
+    ``filters``, a pair of whole filter conditions that differ is a part of its own.
 
     Example:
         >>> import sqlglot
@@ -71,7 +81,7 @@ def differing_parts(
     # self-contained (the name means the CTE there).
     ctes = frozenset(c.alias_or_name.lower() for t in (left, right) for c in t.find_all(exp.CTE))
     try:
-        _compare(left, right, [], found, _Names(schema, ctes, {}))
+        _compare(left, right, [], found, _Names(schema, ctes, {}, filters))
     except _Unprovable:
         return None
     if not found:
@@ -93,15 +103,37 @@ def prove_by_parts(
     prove: Callable[[exp.Expr, exp.Expr], bool],
     *,
     max_parts: int = MAX_PARTS,
+    same_filter: Callable[[exp.Expr, exp.Expr], bool] | None = None,
 ) -> bool:
     """Whether ``left`` and ``right`` differ only in self-contained parts that ``prove``
-    (the prover, on copies of a pair) shows equivalent, at most ``max_parts`` of them."""
-    parts = differing_parts(left, right, schema)
+    (the prover, on copies of a pair) shows equivalent, at most ``max_parts`` of them;
+    failing that, with ``same_filter``, in such parts and whole filter conditions that
+    ``same_filter`` shows keep the same rows."""
+    if _by_parts(left, right, schema, prove, max_parts, None):
+        return True
+    return same_filter is not None and _by_parts(left, right, schema, prove, max_parts, same_filter)
+
+
+def _by_parts(
+    left: exp.Expr,
+    right: exp.Expr,
+    schema: Schema,
+    prove: Callable[[exp.Expr, exp.Expr], bool],
+    max_parts: int,
+    same_filter: Callable[[exp.Expr, exp.Expr], bool] | None,
+) -> bool:
+    parts = differing_parts(left, right, schema, filters=same_filter is not None)
     if parts is None or len(parts) > max_parts:
         return False
-    if not all(_same_outputs(a, b) for a, b in parts):
+    conditions = [(a, b) for a, b in parts if not isinstance(a, _QUERIES)]
+    queries = [(a, b) for a, b in parts if isinstance(a, _QUERIES)]
+    if same_filter is not None and not conditions:
+        return False  # the parts tried without conditions
+    if not all(_same_outputs(a, b) for a, b in queries):
         return False
-    return all(prove(a.copy(), b.copy()) for a, b in parts)
+    if conditions and (same_filter is None or not all(same_filter(a, b) for a, b in conditions)):
+        return False
+    return all(prove(a.copy(), b.copy()) for a, b in queries)
 
 
 def _same_outputs(left: exp.Expr, right: exp.Expr) -> bool:
@@ -130,6 +162,8 @@ class _Names:
     schema: Schema
     statement_ctes: frozenset[str]
     known: dict[int, bool]
+    #: Whether a pair of whole filter conditions that differ is a part of its own.
+    filters: bool = False
 
 
 def _compare(
@@ -137,6 +171,9 @@ def _compare(
 ) -> None:
     """Record in ``found`` the enclosing self-contained pair of each difference below
     ``a`` and ``b``; ``queries`` are the pairs of queries above them, outermost first."""
+    if names.filters and is_filter(a) and is_filter(b) and a.sql() != b.sql():
+        found.append(_Part(a, b))
+        return
     if type(a) is not type(b) or not _same_shape(a, b):
         found.append(_enclosing(queries, names))
         return

@@ -48,6 +48,7 @@ from sqlequiv.symbolic.terms import (
     same,
     variable,
 )
+from sqlequiv.symbolic.terms.domain import ASCII_ONLY_NODES, beyond_ascii
 from sqlequiv.symbolic.terms.formulas import bool_and, bool_not, bool_or
 from sqlequiv.values import decimal_scale, kind_of
 
@@ -294,7 +295,7 @@ class Scope:
         self._vars[key] = value
         facts = list(domain) if keep else []
         if not self._ascii_text:
-            facts = [f for f in facts if not z3.is_app_of(f, z3.Z3_OP_SEQ_IN_RE)]
+            facts = beyond_ascii(facts)
         if padded:
             pad = self.pad(side, alias)
             if not nullable:
@@ -374,7 +375,7 @@ class Scope:
     # -- atoms -----------------------------------------------------------
 
     def _hook(self, side: Side, node: exp.Expr) -> SymValue | SymBool | None:
-        if not self._ascii_text and isinstance(node, (exp.ILike, exp.Length)):
+        if not self._ascii_text and isinstance(node, ASCII_ONLY_NODES):
             raise Unsupported(f"{node.key.upper()} over strings beyond ASCII")
         if isinstance(node, exp.AggFunc):
             return self._aggregate(side, node)

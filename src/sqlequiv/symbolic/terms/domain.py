@@ -80,6 +80,9 @@ if "HUGEINT" in _T.__members__:  # the name differs between sqlglot releases
     _INT_BITS[_T["HUGEINT"]] = 128
 
 _ASCII = z3.Star(z3.Range(" ", "~"))
+#: What the terms model over ASCII text only (ILIKE's case folding, LENGTH in characters):
+#: a proof about any text, which drops the ASCII facts of :func:`variable`, refuses them.
+ASCII_ONLY_NODES: tuple[type[exp.Expr], ...] = (exp.ILike, exp.Length)
 # Decimal's default context keeps 28 digits; DECIMAL(38, s) needs more, exactly.
 _EXACT = decimal.Context(prec=100)
 
@@ -168,6 +171,11 @@ def variable(
         domain.append(bool_not(null))
     sym = SymValue(kind, value, null, scale, bits or 64, precision or MAX_PRECISION)
     return sym, domain
+
+
+def beyond_ascii(domain: list[z3.BoolRef]) -> list[z3.BoolRef]:
+    """``domain`` without the facts that keep a text value to printable ASCII."""
+    return [fact for fact in domain if not z3.is_app_of(fact, z3.Z3_OP_SEQ_IN_RE)]
 
 
 def constant(value: Any, kind: Kind, scale: int = 0) -> SymValue:
