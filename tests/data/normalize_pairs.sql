@@ -1126,6 +1126,25 @@ SELECT s.n FROM (SELECT order_id AS n, amount AS a FROM orders ORDER BY 2 DESC N
 SELECT c.name FROM customers c LEFT JOIN (SELECT SUM(o2.amount) AS m, o.customer_id AS k FROM orders o, orders o2 WHERE o2.customer_id = o.customer_id AND o.amount > 1 GROUP BY o.customer_id) u ON u.k = c.customer_id WHERE u.m > 5;
 SELECT c.name FROM customers c WHERE (SELECT SUM(o2.amount) FROM orders o JOIN orders o2 ON o2.customer_id = o.customer_id WHERE o.amount > 1 AND o.customer_id = c.customer_id) > 5;
 
+# A count of rows compared with zero, as [NOT] EXISTS (counted_exists)
+# title: count-above-zero-as-exists
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id) > 0;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# title: count-at-least-one-as-exists
+# expect: equivalent
+# method: normalized
+SELECT c.name FROM customers c WHERE 1 <= (SELECT COUNT(1) FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 5);
+SELECT c.name FROM customers c WHERE EXISTS (SELECT * FROM orders o WHERE o.amount > 5 AND o.customer_id = c.customer_id);
+
+# title: count-zero-as-not-exists
+# expect: equivalent
+# method: normalized
+SELECT c.name, (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id) = 0 FROM customers c;
+SELECT c.name, NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -2081,3 +2100,16 @@ SELECT s.n FROM (SELECT order_id AS n, amount AS a FROM orders ORDER BY 1 DESC N
 # expect: not_equivalent
 SELECT c.name FROM customers c LEFT JOIN (SELECT SUM(o2.amount) AS m, o.customer_id AS k FROM orders o, orders o2 WHERE o2.customer_id = o.customer_id AND o.amount > 1 GROUP BY o.customer_id, o.placed_at) u ON u.k = c.customer_id WHERE u.m > 5;
 SELECT c.name FROM customers c WHERE (SELECT SUM(o2.amount) FROM orders o JOIN orders o2 ON o2.customer_id = o.customer_id WHERE o.amount > 1 AND o.customer_id = c.customer_id) > 5;
+
+
+# near miss (counted_exists): COUNT of a nullable column skips the orders without amount
+# title: near-miss-count-of-nullable-column-as-exists
+# expect: not_equivalent
+SELECT c.name FROM customers c WHERE (SELECT COUNT(o.amount) FROM orders o WHERE o.customer_id = c.customer_id) > 0;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+# near miss (counted_exists): more than one order is not some order
+# title: near-miss-count-above-one-as-exists
+# expect: not_equivalent
+SELECT c.name FROM customers c WHERE (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id) > 1;
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);

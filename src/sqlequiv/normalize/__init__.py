@@ -71,6 +71,7 @@ from sqlequiv.normalize.constant_order_keys import constant_order_keys
 from sqlequiv.normalize.count_distinct_rows import count_distinct_rows
 from sqlequiv.normalize.count_never_null import count_never_null
 from sqlequiv.normalize.count_star import count_star
+from sqlequiv.normalize.counted_exists import counted_exists
 from sqlequiv.normalize.counted_intersect import counted_intersect
 from sqlequiv.normalize.distinct_group_by import distinct_group_by
 from sqlequiv.normalize.distinct_join_to_exists import distinct_join_to_exists
@@ -172,6 +173,7 @@ RULES: tuple[Rule, ...] = (
     inline_ctes,
     unshadow_aliases,  # after the CTEs' copies, before the rules that move conditions
     constant_rows,
+    counted_exists,
     counted_intersect,
     left_join_to_scalar,  # these two before the joins they leave are flattened and merged
     left_join_semijoin,
