@@ -1145,6 +1145,32 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT * FROM orders o WHERE o.amou
 SELECT c.name, (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id) = 0 FROM customers c;
 SELECT c.name, NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c;
 
+# The parents that have a matching child, as the children's foreign keys
+# (parent_key_semijoins)
+# title: parents-with-a-child-counted-over-the-children
+# expect: equivalent
+# method: normalized
+SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 5);
+SELECT COUNT(DISTINCT customer_id) FROM orders WHERE amount > 5;
+
+# title: parents-with-a-child-counted-by-a-join
+# expect: equivalent
+# method: normalized
+SELECT COUNT(DISTINCT c.customer_id) FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 5;
+SELECT COUNT(*) FROM customers WHERE customer_id IN (SELECT customer_id FROM orders WHERE amount > 5);
+
+# title: parent-keys-with-a-child-listed-over-the-children
+# expect: equivalent
+# method: normalized
+SELECT c.customer_id FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE o.placed_at > TIMESTAMP '2020-01-01 00:00:00');
+SELECT DISTINCT o.customer_id FROM orders o WHERE o.placed_at > TIMESTAMP '2020-01-01 00:00:00' AND o.customer_id IS NOT NULL;
+
+# title: not-null-test-under-null-skipping-aggregates
+# expect: equivalent
+# method: normalized
+SELECT MAX(amount), COUNT(DISTINCT amount) FROM orders WHERE amount IS NOT NULL AND customer_id > 1;
+SELECT MAX(o.amount), COUNT(DISTINCT o.amount) FROM orders o WHERE o.customer_id > 1;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -2113,3 +2139,29 @@ SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust
 # expect: not_equivalent
 SELECT c.name FROM customers c WHERE (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.customer_id) > 1;
 SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+
+
+# near miss (parent_key_semijoins): the orders counted, not the distinct customers
+# title: near-miss-parents-with-a-child-counted-with-repeats
+# expect: not_equivalent
+SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.amount > 5);
+SELECT COUNT(customer_id) FROM orders WHERE amount > 5;
+
+# near miss (parent_key_semijoins): names are no key; two customers may share one
+# title: near-miss-parent-names-with-a-child-as-distinct-names
+# expect: not_equivalent
+SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id);
+SELECT DISTINCT c.name FROM customers c JOIN orders o ON o.customer_id = c.customer_id;
+
+
+# near miss (null_tests_under_aggregates): COUNT(*) counts the rows whose amount is NULL
+# title: near-miss-not-null-test-under-count-star
+# expect: not_equivalent
+SELECT COUNT(*), MAX(amount) FROM orders WHERE amount IS NOT NULL;
+SELECT COUNT(*), MAX(amount) FROM orders;
+
+# near miss (null_tests_under_aggregates): a group of NULL amounts only is a row of its own
+# title: near-miss-not-null-test-under-grouped-aggregates
+# expect: not_equivalent
+SELECT customer_id, MAX(amount) FROM orders WHERE amount IS NOT NULL GROUP BY customer_id;
+SELECT customer_id, MAX(amount) FROM orders GROUP BY customer_id;

@@ -115,9 +115,11 @@ from sqlequiv.normalize.merge_derived_tables import merge_derived_tables
 from sqlequiv.normalize.merge_ranked_tables import merge_ranked_tables
 from sqlequiv.normalize.normalize_in import normalize_in
 from sqlequiv.normalize.not_in_to_not_exists import not_in_to_not_exists
+from sqlequiv.normalize.null_tests_under_aggregates import null_tests_under_aggregates
 from sqlequiv.normalize.one_row_sources import one_row_sources
 from sqlequiv.normalize.order_sources import order_sources
 from sqlequiv.normalize.orient_comparisons import orient_comparisons
+from sqlequiv.normalize.parent_key_semijoins import parent_key_semijoins
 from sqlequiv.normalize.prune_derived_columns import prune_derived_columns
 from sqlequiv.normalize.push_not import push_not
 from sqlequiv.normalize.quantified_comparisons import quantified_comparisons
@@ -216,6 +218,8 @@ RULES: tuple[Rule, ...] = (
     in_to_exists,
     two_valued_in,
     foreign_key_joins,
+    parent_key_semijoins,  # after the joins foreign_key_joins drops and the EXISTS above
+    null_tests_under_aggregates,  # after the NULL tests foreign_key_joins writes
     distinct_key_semijoin,
     left_join_semijoin,  # again: key_join_to_exists may have left a derived table one table
     left_join_to_scalar,  # (likewise)
@@ -266,6 +270,7 @@ REWRITE_VARIANTS = (False, True)
 #: The rules that only run in the extended form (see :func:`canonical_form`).
 _EXTENDED_ONLY = (
     foreign_key_joins,
+    parent_key_semijoins,
     key_lookups,
     distinct_key_aggregates,
     prune_derived_columns,

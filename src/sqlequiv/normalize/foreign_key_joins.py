@@ -88,7 +88,7 @@ def _drop_join(select: exp.Select, root: exp.Expr, schema: Schema) -> bool:
         return False
     parts = conjuncts(select.args["where"].this)
     for part in parts:
-        found = _parent_equality(part, sources, select, root, schema)
+        found = parent_equality(part, sources, select, root, schema)
         if found is None:
             continue
         parent, key, child_column, nullable = found
@@ -207,7 +207,7 @@ def _drop_exists(exists: exp.Exists, root: exp.Expr, schema: Schema) -> None:
         return
     sources = {source_alias(s): s for s in from_items(enclosing)}
     sources.setdefault(source_alias(parent), parent)
-    found = _parent_equality(sub.args["where"].this, sources, sub, root, schema,
+    found = parent_equality(sub.args["where"].this, sources, sub, root, schema,
                              parent_only=parent)  # fmt: skip
     if found is None:
         return
@@ -215,7 +215,7 @@ def _drop_exists(exists: exp.Exists, root: exp.Expr, schema: Schema) -> None:
     exists.replace(exp.Not(this=exp.Is(this=child_column.copy(), expression=exp.Null())))
 
 
-def _parent_equality(
+def parent_equality(
     condition: exp.Expr,
     sources: dict[str, exp.Expr],
     select: exp.Select,
