@@ -498,7 +498,7 @@ GROUP BY s.stu_id, s.fname;
 
 # title: number of continents, COUNT(DISTINCT) vs COUNT(*) over DISTINCT non-NULL values
 # expect: equivalent
-# method: symbolic
+# method: normalized
 # note: COUNT(DISTINCT x) counts the distinct non-NULL values, 0 on an empty table as COUNT(*) is
 SELECT COUNT(DISTINCT continent)
 FROM country;
