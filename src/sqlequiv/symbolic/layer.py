@@ -184,6 +184,11 @@ class Z3Layer:
             return self._prover(schema, False, deadline).equivalent(left, right)
 
         def filters_agree(left: exp.Expr, right: exp.Expr) -> bool:
+            for part in (left, right):  # a long literal costs z3 gigabytes, whatever the rlimit
+                try:
+                    check_size(part, self.limits)
+                except TooLarge:
+                    return False
             return same_filter(left, right, self._prover(schema, False, deadline).solver)
 
         for variant in REWRITE_VARIANTS:
