@@ -389,6 +389,8 @@ CANONICAL = {
     "COUNT(DISTINCT) vs COUNT over a finer grouping",
     # left_join_semijoin.
     "a LEFT JOIN read only by IS NOT NULL is EXISTS",
+    # null_tests_under_aggregates, then merge_aggregates.
+    "COUNT(DISTINCT x) vs COUNT(*) of its non-NULL values",
 }
 
 
