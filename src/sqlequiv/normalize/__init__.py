@@ -107,7 +107,10 @@ from sqlequiv.normalize.key_join_to_exists import key_join_to_exists
 from sqlequiv.normalize.key_lookups import key_lookups
 from sqlequiv.normalize.left_join_limits import left_join_limits
 from sqlequiv.normalize.left_join_semijoin import left_join_semijoin
-from sqlequiv.normalize.left_join_to_scalar import left_join_to_scalar
+from sqlequiv.normalize.left_join_to_scalar import (
+    left_join_to_scalar,
+    left_join_to_scalar_over_joins,
+)
 from sqlequiv.normalize.lift_grouped_join import lift_grouped_join
 from sqlequiv.normalize.lift_left_join import lift_left_join
 from sqlequiv.normalize.merge_aggregates import merge_aggregates
@@ -222,7 +225,7 @@ RULES: tuple[Rule, ...] = (
     null_tests_under_aggregates,  # after the NULL tests foreign_key_joins writes
     distinct_key_semijoin,
     left_join_semijoin,  # again: key_join_to_exists may have left a derived table one table
-    left_join_to_scalar,  # (likewise)
+    left_join_to_scalar_over_joins,  # (likewise; over a join once its EXISTS are made)
     spelled_out_not_in,  # again, with the match tests that left_join_semijoin has just read
     not_in_to_not_exists,
     flatten_exists,
@@ -280,6 +283,7 @@ _EXTENDED_ONLY = (
     lift_left_join,
     left_join_semijoin,
     left_join_to_scalar,
+    left_join_to_scalar_over_joins,
     distinct_join_to_exists,
     two_valued_in,
 )

@@ -7,7 +7,9 @@ u.v``. This rule writes the second back as the first.
 
 Why this is sound. The derived table ``u`` groups one table ``X`` (or one derived table,
 under the conditions below for a nested query), or the inner or cross join of several
-(TPC-H's query 2 decorrelated: ``partsupp, supplier, nation, region``), by exactly the keys
+(TPC-H's query 2 decorrelated: ``partsupp, supplier, nation, region``; only in
+:func:`left_join_to_scalar_over_joins`, which runs after ``key_join_to_exists`` has made
+EXISTS of the joins it can, as it does in a correlated subquery), by exactly the keys
 the ON equates (conjuncts ``u.k = e``, ``e`` not reading ``u``, of one declared type),
 so a row of the other sources meets at most one group: the LEFT JOIN keeps each such
 row once. On it, ``u.v`` is the value of ``v`` over the group of rows of ``X`` whose keys
@@ -69,16 +71,35 @@ def left_join_to_scalar(expression: E) -> E:
         'SELECT p.a FROM p AS p WHERE p.b < (SELECT MAX(x_0.v) FROM x AS x_0 WHERE x_0.k = p.a)'
     """
     for select in list(expression.find_all(exp.Select)):
-        _rewrite(expression, select)
+        _rewrite(expression, select, joins=False)
     return expression
 
 
-def _rewrite(root: exp.Expr, select: exp.Select) -> None:
+def left_join_to_scalar_over_joins(expression: E) -> E:
+    """:func:`left_join_to_scalar`, also for per-key aggregates over a join of sources.
+
+    Example:
+        >>> import sqlglot
+        >>> from sqlglot import exp
+        >>> e = sqlglot.parse_one("SELECT p.a FROM p AS p LEFT JOIN (SELECT MAX(x.v) AS m, "
+        ...     "x.k AS k FROM x AS x, y AS y WHERE y.k = x.k GROUP BY x.k) AS u "
+        ...     "ON u.k = p.a WHERE p.b < u.m")
+        >>> for col in e.find_all(exp.Column):
+        ...     col.type = exp.DataType.build("INT")
+        >>> left_join_to_scalar_over_joins(e).sql().split(" WHERE ", 1)[1]
+        'p.b < (SELECT MAX(x_0.v) FROM x AS x_0, y AS y_0 WHERE y_0.k = x_0.k AND x_0.k = p.a)'
+    """
+    for select in list(expression.find_all(exp.Select)):
+        _rewrite(expression, select, joins=True)
+    return expression
+
+
+def _rewrite(root: exp.Expr, select: exp.Select, *, joins: bool) -> None:
     for join in reversed(list(select.args.get("joins") or [])):
-        _rewrite_join(root, select, join)
+        _rewrite_join(root, select, join, joins=joins)
 
 
-def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
+def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join, *, joins: bool) -> None:
     if outer_join_side(join) != "LEFT":
         return
     source, on = join.this, join.args.get("on")
@@ -98,7 +119,7 @@ def _rewrite_join(root: exp.Expr, select: exp.Select, join: exp.Join) -> None:
         return
     keys = plain_group(body)
     tables = _sources(body)
-    if keys is None or tables is None:
+    if keys is None or tables is None or (len(tables) > 1 and not joins):
         return
     inners = [table.alias_or_name for table in tables]
     if len(set(inners)) != len(inners) or any(
