@@ -1159,6 +1159,8 @@ SELECT COUNT(DISTINCT customer_id) FROM orders WHERE amount > 5;
 SELECT COUNT(DISTINCT c.customer_id) FROM customers c JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 5;
 SELECT COUNT(*) FROM customers WHERE customer_id IN (SELECT customer_id FROM orders WHERE amount > 5);
 
+# (the keys listed are met by distinct_key_semijoin, the other way round; kept beside
+# the counts, which parent_key_semijoins writes over the children)
 # title: parent-keys-with-a-child-listed-over-the-children
 # expect: equivalent
 # method: normalized

@@ -1,12 +1,13 @@
-"""The keys of the parents that have a matching child, as the children's foreign keys.
+"""The count of the parents that have a matching child, over the children's foreign key.
 
 ``SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE
 o.customer_id = c.id AND o.status = 'paid')`` is ``SELECT COUNT(DISTINCT o.customer_id)
 FROM orders o WHERE o.status = 'paid'`` when ``orders.customer_id`` is a foreign key to
-``customers.id``; and ``SELECT c.id FROM customers c WHERE EXISTS (...)`` is ``SELECT
-DISTINCT o.customer_id FROM orders o WHERE o.status = 'paid' AND o.customer_id IS NOT
-NULL``. "How many customers have a paid order" is written both ways (the join form
-becomes the second once ``foreign_key_joins`` drops the parent).
+``customers.id``. "How many customers have a paid order" is written both ways (a join
+with COUNT(DISTINCT c.id) becomes the second once ``foreign_key_joins`` drops the
+parent). The list of those parents' keys is left to the rules that write DISTINCT
+child keys as the parents with an EXISTS (the other way round, which this rule would
+undo).
 
 Why this is sound: the query reads one parent table ``P`` and keeps the rows of ``P``
 for which some row of the child ``C`` has ``C.f = P.k`` and passes the rest of the
@@ -14,10 +15,9 @@ EXISTS's WHERE (which reads nothing of ``P``). ``k`` is a key of ``P``, so the r
 are as many as their distinct ``k`` values, which are the values of ``C.f`` over the
 children that pass (``=`` holds only between non-NULL values of one declared type,
 without collation), each present in ``P`` by the foreign key ``C.f -> P.k``. So the
-count of the parents is ``COUNT(DISTINCT C.f)`` over those children (NULLs not counted),
-and the list of their keys, one row each, is ``DISTINCT C.f`` over the children whose
-``C.f`` is not NULL. Only a SELECT whose whole WHERE is that EXISTS, whose output is
-``P.k`` alone or one ``COUNT(*)``, ``COUNT(P.k)`` or ``COUNT(DISTINCT P.k)``, with no
+count of the parents is ``COUNT(DISTINCT C.f)`` over those children (NULLs not
+counted). Only a SELECT whose whole WHERE is that EXISTS, whose output is one
+``COUNT(*)``, ``COUNT(P.k)`` or ``COUNT(DISTINCT P.k)``, with no
 GROUP BY, HAVING, ORDER BY or LIMIT, over ``P`` alone, and an EXISTS over ``C`` alone
 without aggregate (``SELECT COUNT(*)`` has a row whatever its WHERE keeps).
 """
@@ -36,7 +36,7 @@ E = TypeVar("E", bound=exp.Expr)
 
 
 def parent_key_semijoins(expression: E, *, schema: Schema) -> E:
-    """Write a count or a list of the parents that have a matching child over the child.
+    """Write a count of the parents that have a matching child over the children.
 
     Example:
         >>> import sqlglot
@@ -82,7 +82,7 @@ def _rewrite(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
     equality, found = next(((p, f) for p, f in linked if f is not None), (None, None))
     if equality is None or found is None:
         return
-    _, key, foreign, nullable = found
+    _, key, foreign, _ = found
     rest = [p for p in parts if p is not equality]
     mine = source_alias(parent)
     outputs = _outputs(select, key)
@@ -91,49 +91,38 @@ def _rewrite(select: exp.Select, root: exp.Expr, schema: Schema) -> None:
     if any(
         column.table == mine
         and not is_inside(column, equality)
-        and not any(column is read or is_inside(column, read) for read in outputs[1])
+        and not any(column is read or is_inside(column, read) for read in outputs)
         for column in select.find_all(exp.Column)
     ):
         return  # P is read elsewhere
-    counted = outputs[0]
     conditions = [p.copy() for p in rest]
-    if counted:
-        value: exp.Expr = exp.Count(
-            this=exp.Distinct(expressions=[foreign.copy()]), big_int=True
-        )
-    else:
-        value = foreign.copy()
-        if nullable:
-            conditions.append(exp.Not(this=exp.Is(this=foreign.copy(), expression=exp.Null())))
+    value = exp.Count(this=exp.Distinct(expressions=[foreign.copy()]), big_int=True)
     name = select.expressions[0].alias
     # The SELECT changes in place: it may be the root of the tree.
     select.set("expressions", [exp.alias_(value, name) if name else value])
     select.set("from_", exp.From(this=child.copy()))
     condition = and_all(conditions)
     select.set("where", exp.Where(this=condition) if condition is not None else None)
-    select.set("distinct", None if counted else exp.Distinct())
+    select.set("distinct", None)
 
 
-def _outputs(select: exp.Select, key: exp.Column) -> tuple[bool, list[exp.Expr]] | None:
-    """``(True, reads)`` for one count of the parents, ``(False, reads)`` for their key
-    alone, with the projections that read ``P``; None for anything else."""
+def _outputs(select: exp.Select, key: exp.Column) -> list[exp.Expr] | None:
+    """The projections that read ``P`` when the one output counts the parents (``[]``
+    for ``COUNT(*)``); None for anything else."""
     if len(select.expressions) != 1:
         return None
     projection = select.expressions[0]
     value = projection.unalias()
-    if isinstance(value, exp.Column):
-        same = value.table == key.table and value.name == key.name
-        return (False, [projection]) if same else None
     if not isinstance(value, exp.Count) or value.expressions:
         return None
     argument = value.this
     if isinstance(argument, exp.Distinct) and len(argument.expressions) == 1:
         argument = argument.expressions[0]
     if isinstance(argument, exp.Star):
-        return True, []
+        return []
     if isinstance(argument, exp.Column) and (argument.table, argument.name) == (
         key.table,
         key.name,
     ):
-        return True, [projection]
+        return [projection]
     return None
