@@ -39,6 +39,9 @@ _IDEMPOTENT_NAMES = frozenset({"bit_and", "bit_or", "bool_and", "bool_or", "ever
 _UNKNOWN_CALLS = (exp.Anonymous, exp.AnonymousAggFunc, exp.ParameterizedAgg)
 
 
+#: The aggregates that skip the rows on which their argument is NULL (COUNT(*) aside).
+NULL_SKIPPING: tuple[type[exp.Expr], ...] = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
+
 def aggregates(select: exp.Select) -> list[exp.Func] | None:
     """The aggregate calls of ``select``'s own scope, the idempotent unknown ones among
     them; None if it calls an unknown function that may be another aggregate."""

@@ -618,6 +618,45 @@ def limit_rows(query: exp.Expr) -> int | None:
     return int(value.to_py()) if is_integer_literal(value) else None
 
 
+def remap_ordinals(select: exp.Select, order: list[int]) -> bool:
+    """Renumber the ordinals of ``select``'s GROUP BY and ORDER BY for its projections put
+    in ``order`` (new position ``i`` holds old position ``order[i]``, from 0); False, with
+    nothing changed, when a key is read by position some other way (``ORDER BY ALL``, a
+    bare word, an ordinal out of range). ``sort_projections`` and ``sort_derived_columns``
+    permute projections with it."""
+    new_position = {old + 1: new + 1 for new, old in enumerate(order)}
+    clauses: list[exp.Expr] = []
+    if (group := select.args.get("group")) is not None:
+        clauses.extend(group.expressions)
+    if (sort := select.args.get("order")) is not None:
+        clauses.extend(ordered.this for ordered in sort.expressions)
+    for item in clauses:
+        if is_integer_literal(item):
+            if int(item.name) not in new_position:
+                return False
+        elif not _position_independent(item):
+            return False
+    for item in clauses:
+        if is_integer_literal(item):
+            item.replace(exp.Literal.number(new_position[int(item.name)]))
+    return True
+
+
+def _position_independent(key: exp.Expr) -> bool:
+    """Whether a GROUP BY / ORDER BY key names its value without using positions.
+
+    ``ORDER BY ALL`` (DuckDB) sorts by every column from left to right, and
+    other bare words or constants may be read positionally by some engine, so
+    only keys that read a column (qualified, or an output alias) or compute an
+    aggregate or window value are accepted.
+    """
+    if isinstance(key, exp.Column):
+        return bool(key.table) or key.name.lower() != "all"
+    return contains(key, exp.Column, exp.AggFunc, exp.Window) and not isinstance(
+        key, exp.Var | exp.Literal
+    )
+
+
 def reverse_preorder(root: exp.Expr) -> list[exp.Expr]:
     """Every node of ``root``, descendants before their ancestors."""
     return list(reversed(list(root.dfs())))

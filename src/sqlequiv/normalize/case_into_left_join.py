@@ -39,6 +39,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._aggregates import NULL_SKIPPING
 from sqlequiv.normalize._util import (
     and_all,
     from_items,
@@ -53,9 +54,6 @@ from sqlequiv.normalize._util import (
 )
 
 E = TypeVar("E", bound=exp.Expr)
-
-#: The aggregates that skip NULL inputs, whose CASE may become a join condition.
-_NULL_SKIPPING = (exp.Sum, exp.Avg, exp.Min, exp.Max, exp.Count)
 
 #: The clauses the argument covers.
 _CLAUSES = frozenset({"expressions", "from_", "joins", "where", "group", "having", "order"})
@@ -130,7 +128,7 @@ def _plain_left_join(join: exp.Join) -> bool:
 
 def _case_of(aggregate: exp.AggFunc, b: str) -> tuple[exp.Expr, exp.Column] | None:
     """``(p, b.x)`` for ``AGG(CASE WHEN p THEN b.x END)``, else None."""
-    if type(aggregate) not in _NULL_SKIPPING or truthy_args(aggregate) - {"this", "big_int"}:
+    if type(aggregate) not in NULL_SKIPPING or truthy_args(aggregate) - {"this", "big_int"}:
         return None
     if isinstance(aggregate.parent, exp.Filter | exp.Window):
         return None

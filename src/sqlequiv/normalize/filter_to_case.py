@@ -18,12 +18,12 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._aggregates import NULL_SKIPPING
 from sqlequiv.normalize._util import reverse_preorder
 
 E = TypeVar("E", bound=exp.Expr)
 
 #: The aggregates that skip NULL inputs, whose FILTER is a CASE on their argument.
-_NULL_SKIPPING = (exp.Sum, exp.Avg, exp.Min, exp.Max, exp.Count)
 
 
 def filter_to_case(expression: E) -> E:
@@ -44,7 +44,7 @@ def filter_to_case(expression: E) -> E:
         if not isinstance(node, exp.Filter):
             continue
         aggregate, where = node.this, node.expression
-        if type(aggregate) not in _NULL_SKIPPING or not isinstance(where, exp.Where):
+        if type(aggregate) not in NULL_SKIPPING or not isinstance(where, exp.Where):
             continue
         if aggregate.expressions:  # MIN(x, n) and the like: not one value per row
             continue

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
+from sqlequiv.normalize._aggregates import NULL_SKIPPING
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
@@ -28,7 +29,6 @@ from sqlequiv.normalize._util import (
 
 E = TypeVar("E", bound=exp.Expr)
 
-_NULL_SKIPPING = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
 
 
 def null_tests_under_aggregates(expression: E) -> E:
@@ -59,7 +59,7 @@ def _aggregated_column(select: exp.Select) -> exp.Column | None:
     found: exp.Column | None = None
     for projection in select.expressions:
         call = projection.unalias()
-        if not isinstance(call, _NULL_SKIPPING) or call.expressions:
+        if not isinstance(call, NULL_SKIPPING) or call.expressions:
             return None
         argument = call.this
         if isinstance(argument, exp.Distinct):

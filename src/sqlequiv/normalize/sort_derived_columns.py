@@ -12,9 +12,10 @@ derived table has no column list, and its alias is declared once in the whole qu
 every column qualified with that alias reads this table. Its SELECT is one SELECT (the
 branches of a set operation are matched by position), reads none of its own output
 names (no unqualified column), and numbers its columns only in a GROUP BY or ORDER BY
-ordinal, which is renumbered with them. Permuting the projections and giving each
-reference the new name of its expression changes no value and no row; the names stay
-``c0``, ``c1``, ... by position, as ``canonical_aliases`` gave them.
+ordinal, which is renumbered with them (as ``sort_projections`` does). Permuting the
+projections and giving each reference the new name of its expression changes no value
+and no row; the names stay ``c0``, ``c1``, ... by position, as ``canonical_aliases`` gave
+them.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from sqlglot import exp
 
 from sqlequiv.normalize._util import (
     is_inside,
-    is_integer_literal,
     is_simple_subquery,
+    remap_ordinals,
     sql_text,
     truthy_args,
     unqualified_columns_in_scope,
@@ -94,42 +95,20 @@ def _sort(outer: exp.Select, subquery: exp.Subquery) -> None:
     order = sorted(range(len(projections)), key=lambda i: sql_text(projections[i].this))
     if order == list(range(len(projections))):
         return
-    position = {old: new for new, old in enumerate(order)}  # 0-based
-    ordinals = _ordinals(body)
-    if ordinals is None:
-        return
-    renamed = {names[old]: names[new] for old, new in position.items()}
+    renamed = {names[old]: names[new] for new, old in enumerate(order)}
     references = [
         column
         for column in outer.find_all(exp.Column)
         if column.table == subquery.alias and not is_inside(column, subquery)
     ]
-    for literal in ordinals:
-        literal.replace(exp.Literal.number(position[int(literal.to_py()) - 1] + 1))
+    group = body.args.get("group")
+    if group is not None and truthy_args(group) != {"expressions"}:
+        return  # GROUP BY ALL, ROLLUP, ...
+    if not remap_ordinals(body, order):
+        return
     body.set(
         "expressions",
         [exp.alias_(projections[old].this, names[new]) for new, old in enumerate(order)],
     )
     for column in references:
         column.set("this", exp.to_identifier(renamed[column.name]))
-
-
-def _ordinals(body: exp.Select) -> list[exp.Literal] | None:
-    """The ordinals of ``body``'s GROUP BY and ORDER BY; None if a clause numbers its
-    columns some other way (GROUP BY ALL, ROLLUP, an ordinal out of range)."""
-    found: list[exp.Literal] = []
-    group = body.args.get("group")
-    if group is not None:
-        if truthy_args(group) != {"expressions"}:
-            return None
-        found.extend(k for k in group.expressions if is_integer_literal(k))
-    order = body.args.get("order")
-    if order is not None:
-        if truthy_args(order) != {"expressions"}:
-            return None
-        keys = [k.this if isinstance(k, exp.Ordered) else k for k in order.expressions]
-        found.extend(k for k in keys if is_integer_literal(k))
-    width = len(body.expressions)
-    if any(not 1 <= int(k.to_py()) <= width for k in found):
-        return None
-    return found

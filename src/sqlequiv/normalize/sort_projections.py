@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, is_integer_literal, sql_text
+from sqlequiv.normalize._util import remap_ordinals, sql_text
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -38,35 +38,7 @@ def sort_projections(expression: E, *, ignore_column_order: bool = True) -> E:
     order = sorted(range(len(projections)), key=lambda i: sql_text(projections[i]))
     if order == list(range(len(projections))):
         return expression
-    new_position = {old + 1: new + 1 for new, old in enumerate(order)}
-    clauses = []
-    if (group := expression.args.get("group")) is not None:
-        clauses.extend(group.expressions)
-    if (sort := expression.args.get("order")) is not None:
-        clauses.extend(ordered.this for ordered in sort.expressions)
-    for item in clauses:
-        if is_integer_literal(item):
-            if int(item.name) not in new_position:
-                return expression  # not an ordinal we understand; leave the query alone
-        elif not _position_independent(item):
-            return expression
-    for item in clauses:
-        if is_integer_literal(item):
-            item.replace(exp.Literal.number(new_position[int(item.name)]))
+    if not remap_ordinals(expression, order):
+        return expression  # an ordinal we do not understand: leave the query alone
     expression.set("expressions", [projections[i] for i in order])
     return expression
-
-
-def _position_independent(key: exp.Expr) -> bool:
-    """Whether a GROUP BY / ORDER BY key names its value without using positions.
-
-    ``ORDER BY ALL`` (DuckDB) sorts by every column from left to right, and
-    other bare words or constants may be read positionally by some engine, so
-    only keys that read a column (qualified, or an output alias) or compute an
-    aggregate or window value are accepted.
-    """
-    if isinstance(key, exp.Column):
-        return bool(key.table) or key.name.lower() != "all"
-    return contains(key, exp.Column, exp.AggFunc, exp.Window) and not isinstance(
-        key, exp.Var | exp.Literal
-    )
