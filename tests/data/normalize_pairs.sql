@@ -1173,6 +1173,19 @@ SELECT DISTINCT o.customer_id FROM orders o WHERE o.placed_at > TIMESTAMP '2020-
 SELECT MAX(amount), COUNT(DISTINCT amount) FROM orders WHERE amount IS NOT NULL AND customer_id > 1;
 SELECT MAX(o.amount), COUNT(DISTINCT o.amount) FROM orders o WHERE o.customer_id > 1;
 
+# A HAVING on a group's greatest (least) value as a WHERE on each row (extremum_having)
+# title: having-max-above-as-where
+# expect: equivalent
+# method: normalized
+SELECT customer_id FROM orders GROUP BY customer_id HAVING MAX(amount) > 5;
+SELECT DISTINCT o.customer_id FROM orders o WHERE o.amount > 5;
+
+# title: having-min-below-as-where
+# expect: equivalent
+# method: normalized
+SELECT customer_id FROM orders WHERE placed_at IS NOT NULL GROUP BY customer_id HAVING 2 >= MIN(order_id);
+SELECT customer_id FROM orders WHERE order_id <= 2 AND placed_at IS NOT NULL GROUP BY customer_id;
+
 #----------------------------------------------------------------------
 # Negative pairs: not equivalent, must not normalize equal.
 #----------------------------------------------------------------------
@@ -2167,3 +2180,16 @@ SELECT COUNT(*), MAX(amount) FROM orders;
 # expect: not_equivalent
 SELECT customer_id, MAX(amount) FROM orders WHERE amount IS NOT NULL GROUP BY customer_id;
 SELECT customer_id, MAX(amount) FROM orders GROUP BY customer_id;
+
+
+# near miss (extremum_having): MAX below a bound is every row below it, not some row
+# title: near-miss-having-max-below-as-where
+# expect: not_equivalent
+SELECT customer_id FROM orders GROUP BY customer_id HAVING MAX(amount) < 5;
+SELECT DISTINCT customer_id FROM orders WHERE amount < 5;
+
+# near miss (extremum_having): the count reads the rows the WHERE would drop
+# title: near-miss-having-max-with-a-count
+# expect: not_equivalent
+SELECT customer_id, COUNT(*) FROM orders GROUP BY customer_id HAVING MAX(amount) > 5;
+SELECT customer_id, COUNT(*) FROM orders WHERE amount > 5 GROUP BY customer_id;

@@ -90,6 +90,7 @@ from sqlequiv.normalize.ensure_parens import ensure_parens
 from sqlequiv.normalize.except_keyed_rows import except_keyed_rows
 from sqlequiv.normalize.exists_select_one import exists_select_one
 from sqlequiv.normalize.expand_between import expand_between
+from sqlequiv.normalize.extremum_having import extremum_having
 from sqlequiv.normalize.filter_to_case import filter_to_case
 from sqlequiv.normalize.flatten_exists import flatten_exists
 from sqlequiv.normalize.flatten_inner_joins import (
@@ -209,6 +210,7 @@ RULES: tuple[Rule, ...] = (
     constant_aggregates,
     prune_derived_columns,  # again: a column read only by an aggregate of NULL is unread now
     having_to_where,
+    extremum_having,  # after the HAVING conjuncts on keys have moved to the WHERE
     intersect_same_table,
     except_keyed_rows,
     drop_key_distinct,
