@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from sqlequiv.normalize._aggregates import EXACT_NUMBERS, IDEMPOTENT, aggregates
-from sqlequiv.normalize._keys import is_cte_reference
+from sqlequiv.normalize._keys import schema_table
 from sqlequiv.normalize._util import (
     is_simple_table,
     own_columns,
@@ -85,12 +85,8 @@ def grouped_side(source: exp.Expr, root: exp.Expr) -> Side | None:
 def kept_table(source: exp.Expr, select: exp.Select, schema: Schema) -> Side | None:
     """A plain table of the schema with a key, as a kept side: its rows are distinct, and
     it groups by its key and every column of it the query reads."""
-    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
-        return None
-    if source.name not in schema or is_cte_reference(select, source.name):
-        return None
-    table = schema.table(source.name)
-    if not table.distinct_keys:
+    table = schema_table(source, select, schema)
+    if table is None or not table.distinct_keys:
         return None
     alias = source.alias_or_name
     read = [c.name for c in own_columns(select, source) if c.table == alias]

@@ -23,11 +23,17 @@ def only_table(select: exp.Select, schema: Schema) -> exp.Table | None:
     if select.args.get("joins") or select.args.get("laterals"):
         return None
     source = from_.this
+    return source if schema_table(source, select, schema) is not None else None
+
+
+def schema_table(source: exp.Expr, select: exp.Select, schema: Schema) -> Table | None:
+    """The table of ``schema`` that ``source`` (a source of ``select``) reads: a plain,
+    unqualified table reference naming a schema table, not a CTE of that name."""
     if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
         return None
     if source.name not in schema or is_cte_reference(select, source.name):
         return None
-    return source
+    return schema.table(source.name)
 
 
 def is_cte_reference(select: exp.Select, name: str) -> bool:
@@ -80,13 +86,12 @@ def named_once_table(
     """The schema table ``source`` (a source of ``select``) reads, when it is a plain
     table of the schema (not a CTE of that name) whose alias names no other source
     anywhere in ``root``: a column ``alias.x`` anywhere in the query is then its."""
-    if not isinstance(source, exp.Table) or not is_simple_table(source) or source.args.get("db"):
-        return None
-    if source.name not in schema or is_cte_reference(select, source.name):
+    table = schema_table(source, select, schema)
+    if table is None:
         return None
     alias = source.alias_or_name
     named = [q for q in root.find_all(exp.Table, exp.Subquery) if q.alias_or_name == alias]
-    return schema.table(source.name) if len(named) == 1 else None
+    return table if len(named) == 1 else None
 
 
 def schema_source(node: exp.Expr, alias: str, schema: Schema) -> Table | None:
@@ -97,12 +102,12 @@ def schema_source(node: exp.Expr, alias: str, schema: Schema) -> Table | None:
     while select is not None:
         for source in from_items(select):
             if source.alias_or_name == alias:
-                plain = is_simple_table(source) and not source.args.get("db")
-                if not plain or source.name not in schema or is_cte_reference(select, source.name):
+                table = schema_table(source, select, schema)
+                if table is None:
                     return None
                 if not all(is_inner_join(j) for j in select.args.get("joins") or []):
                     return None  # an outer join may pad the row with NULLs, NOT NULL or not
-                return schema.table(source.name)
+                return table
         select = select.find_ancestor(exp.Select)
     return None
 

@@ -25,6 +25,17 @@ _SET_OPERATION = frozenset({"this", "expression", "distinct"})
 
 #: Comparison operators whose truth value is NULL as soon as one side is NULL.
 COMPARISONS: tuple[type[exp.Expr], ...] = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+#: Each comparison and the one that means the same with its operands swapped.
+MIRRORED: dict[type[exp.Expr], type[exp.Expr]] = {
+    exp.EQ: exp.EQ,
+    exp.NEQ: exp.NEQ,
+    exp.NullSafeEQ: exp.NullSafeEQ,
+    exp.NullSafeNEQ: exp.NullSafeNEQ,
+    exp.GT: exp.LT,
+    exp.LT: exp.GT,
+    exp.GTE: exp.LTE,
+    exp.LTE: exp.GTE,
+}
 
 #: Nodes that render as one token or a self-delimited group: they never need
 #: parentheses, whatever operator they are an operand of.

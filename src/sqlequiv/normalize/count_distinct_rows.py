@@ -20,12 +20,11 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._keys import is_cte_reference
+from sqlequiv.normalize._keys import schema_table
 from sqlequiv.normalize._util import (
     conjuncts,
     is_flat_inner,
     is_not_null_test,
-    is_simple_table,
     truthy_args,
 )
 from sqlequiv.schema.model import Schema
@@ -104,11 +103,9 @@ def _never_null(column: exp.Column, select: exp.Select, schema: Schema) -> bool:
     for source in sources:
         if source.alias_or_name != column.table:
             continue
-        if not is_simple_table(source) or source.args.get("db") or source.name not in schema:
+        table = schema_table(source, select, schema)
+        if table is None:
             return False
-        if is_cte_reference(select, source.name):
-            return False
-        table = schema.table(source.name)
         if column.name not in table.column_names:
             return False
         return column.name in table.primary_key or not table.column(column.name).nullable

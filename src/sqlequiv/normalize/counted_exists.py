@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import is_integer_literal, truthy_args
+from sqlequiv.normalize._util import COMPARISONS, MIRRORED, is_integer_literal, truthy_args
 
 E = TypeVar("E", bound=exp.Expr)
 
@@ -32,15 +32,6 @@ _MEANINGS: dict[tuple[type[exp.Expr], int], bool] = {
     (exp.EQ, 0): False,
     (exp.LT, 1): False,
     (exp.LTE, 0): False,
-}
-#: ``k op count`` read as ``count op' k``.
-_MIRRORED: dict[type[exp.Expr], type[exp.Expr]] = {
-    exp.GT: exp.LT,
-    exp.GTE: exp.LTE,
-    exp.LT: exp.GT,
-    exp.LTE: exp.GTE,
-    exp.EQ: exp.EQ,
-    exp.NEQ: exp.NEQ,
 }
 
 
@@ -54,7 +45,7 @@ def counted_exists(expression: E) -> E:
         >>> counted_exists(sqlglot.parse_one(sql)).sql()
         'SELECT c.id FROM c AS c WHERE NOT EXISTS(SELECT 1 FROM o AS o WHERE o.cid = c.id)'
     """
-    for comparison in list(expression.find_all(*_MIRRORED)):
+    for comparison in list(expression.find_all(*COMPARISONS)):
         rewritten = _rewrite(comparison)
         if rewritten is not None:
             comparison.replace(rewritten)
@@ -65,7 +56,7 @@ def _rewrite(comparison: exp.Expr) -> exp.Expr | None:
     left, right = comparison.this, comparison.expression
     kind: type[exp.Expr] = type(comparison)
     if isinstance(right, exp.Subquery) and is_integer_literal(left):
-        left, right, kind = right, left, _MIRRORED[kind]
+        left, right, kind = right, left, MIRRORED[kind]
     if not isinstance(left, exp.Subquery) or not is_integer_literal(right):
         return None
     exists = _MEANINGS.get((kind, int(right.to_py())))

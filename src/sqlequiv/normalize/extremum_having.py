@@ -23,7 +23,7 @@ from typing import TypeVar
 from sqlglot import exp
 
 from sqlequiv.normalize._aggregates import aggregates
-from sqlequiv.normalize._util import and_all, own_nodes, set_where, truthy_args
+from sqlequiv.normalize._util import MIRRORED, and_all, own_nodes, set_where, truthy_args
 from sqlequiv.values import kind_of
 
 E = TypeVar("E", bound=exp.Expr)
@@ -32,12 +32,6 @@ E = TypeVar("E", bound=exp.Expr)
 _DECIDED_BY_A_ROW: dict[type[exp.Expr], tuple[type[exp.Expr], ...]] = {
     exp.Max: (exp.GT, exp.GTE),
     exp.Min: (exp.LT, exp.LTE),
-}
-_MIRRORED: dict[type[exp.Expr], type[exp.Expr]] = {
-    exp.GT: exp.LT,
-    exp.GTE: exp.LTE,
-    exp.LT: exp.GT,
-    exp.LTE: exp.GTE,
 }
 _EXACT_KINDS = frozenset({"int", "decimal"})
 
@@ -74,12 +68,12 @@ def _row_condition(select: exp.Select) -> exp.Expr | None:
     if distinct is not None and distinct.args.get("on"):
         return None
     comparison = having.this
-    if type(comparison) not in _MIRRORED:
+    if type(comparison) not in MIRRORED:
         return None
     left, right = comparison.this, comparison.expression
     kind: type[exp.Expr] = type(comparison)
     if isinstance(right, (exp.Max, exp.Min)):
-        left, right, kind = right, left, _MIRRORED[kind]
+        left, right, kind = right, left, MIRRORED[kind]
     if type(left) not in _DECIDED_BY_A_ROW or kind not in _DECIDED_BY_A_ROW[type(left)]:
         return None
     found = aggregates(select)

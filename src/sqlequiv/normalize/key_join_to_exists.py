@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._keys import is_cte_reference
+from sqlequiv.normalize._keys import schema_table
 from sqlequiv.normalize._util import (
     and_all,
     conjuncts,
@@ -34,7 +34,6 @@ from sqlequiv.normalize._util import (
     is_deterministic,
     is_flat_inner,
     is_inside,
-    is_simple_table,
     remove_source,
     same_declared_type,
     set_where,
@@ -85,9 +84,7 @@ def _semi_join(select: exp.Select, schema: Schema) -> bool:
     # The sources that are tables of the schema, by the one name each is read by.
     tables: dict[str, exp.Table] = {}
     for s in sources:
-        if not isinstance(s, exp.Table) or not is_simple_table(s) or s.args.get("db"):
-            continue
-        if s.name not in schema or is_cte_reference(select, s.name):
+        if not isinstance(s, exp.Table) or schema_table(s, select, schema) is None:
             continue
         if aliases.count(source_alias(s)) == 1:
             tables[source_alias(s)] = s

@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._keys import is_cte_reference
+from sqlequiv.normalize._keys import schema_table
 from sqlequiv.normalize._util import (
     conjuncts,
     contains,
@@ -97,7 +97,7 @@ def _per_first_row(select: exp.Select, schema: Schema) -> bool:
     alias = first.alias
     if not alias or (isinstance(first, exp.Table) and first.args.get("joins")):
         return False
-    if isinstance(first, exp.Table) and not _schema_table(select, first, schema):
+    if isinstance(first, exp.Table) and schema_table(first, select, schema) is None:
         return False
     if any(not _meets_at_most_one(select, join, schema) for join in joins):
         return False
@@ -122,12 +122,6 @@ def _order_keys(select: exp.Select) -> list[exp.Expr]:
     return [key.this if isinstance(key, exp.Ordered) else key for key in order.expressions]
 
 
-def _schema_table(select: exp.Select, table: exp.Table, schema: Schema) -> bool:
-    """Whether ``table`` reads a schema table (not a CTE of that name)."""
-    plain = not table.args.get("db") and table.name in schema
-    return plain and not is_cte_reference(select, table.name)
-
-
 def _meets_at_most_one(select: exp.Select, join: exp.Join, schema: Schema) -> bool:
     """A LEFT JOIN of a schema table whose ON pins a declared key of it."""
     table = join.this
@@ -136,7 +130,7 @@ def _meets_at_most_one(select: exp.Select, join: exp.Join, schema: Schema) -> bo
         return False
     if not isinstance(table, exp.Table) or on is None or table.args.get("joins"):
         return False
-    if not table.alias or not _schema_table(select, table, schema):
+    if not table.alias or schema_table(table, select, schema) is None:
         return False
     alias = table.alias
     pinned = {name for name in (pinned_column(p, alias) for p in conjuncts(on)) if name}

@@ -14,22 +14,10 @@ from typing import TypeVar
 
 from sqlglot import exp
 
-from sqlequiv.normalize._util import contains, reverse_preorder, sql_text
+from sqlequiv.normalize._util import MIRRORED, contains, reverse_preorder, sql_text
 from sqlequiv.policy import is_volatile
 
 E = TypeVar("E", bound=exp.Expr)
-
-_MIRRORED: dict[type[exp.Expr], type[exp.Expr]] = {
-    exp.EQ: exp.EQ,
-    exp.NEQ: exp.NEQ,
-    exp.NullSafeEQ: exp.NullSafeEQ,
-    exp.NullSafeNEQ: exp.NullSafeNEQ,
-    exp.GT: exp.LT,
-    exp.LT: exp.GT,
-    exp.GTE: exp.LTE,
-    exp.LTE: exp.GTE,
-}
-
 
 def orient_comparisons(expression: E) -> E:
     """Put the non-constant (then the textually smaller) operand on the left.
@@ -41,7 +29,7 @@ def orient_comparisons(expression: E) -> E:
         'SELECT 1 FROM t WHERE t.x > 5 AND t.a = t.b'
     """
     for node in reverse_preorder(expression):
-        mirrored = _MIRRORED.get(type(node))
+        mirrored = MIRRORED.get(type(node))
         if mirrored is None:
             continue
         left, right = node.this, node.expression

@@ -175,20 +175,24 @@ class Z3Layer:
         if not (candidate.fully_qualified and reference.fully_qualified):
             return False
 
-        def prove(left: exp.Expr, right: exp.Expr) -> bool:
-            for part in (left, right):  # each part within the limits a whole query has
-                try:
+        def within_limits(*parts: exp.Expr) -> bool:
+            # Each part within the limits a whole query has: a long literal costs z3
+            # gigabytes, whatever the rlimit.
+            try:
+                for part in parts:
                     check_size(part, self.limits)
-                except TooLarge:
-                    return False
+            except TooLarge:
+                return False
+            return True
+
+        def prove(left: exp.Expr, right: exp.Expr) -> bool:
+            if not within_limits(left, right):
+                return False
             return self._prover(schema, False, deadline).equivalent(left, right)
 
         def filters_agree(left: exp.Expr, right: exp.Expr) -> bool:
-            for part in (left, right):  # a long literal costs z3 gigabytes, whatever the rlimit
-                try:
-                    check_size(part, self.limits)
-                except TooLarge:
-                    return False
+            if not within_limits(left, right):
+                return False
             return same_filter(left, right, self._prover(schema, False, deadline).solver)
 
         for variant in REWRITE_VARIANTS:
